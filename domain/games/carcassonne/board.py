@@ -1,0 +1,55 @@
+"""Tile placement legality (CB-3): where a tile may go and, when it may not, why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from .catalog import DX, DY, EDGE_WORDS, OPPOSITE, TYPE_WORDS, Catalog, Pos, RotatedTile
+
+
+def frontier(board: Mapping[Pos, RotatedTile]) -> list[Pos]:
+    """Empty positions orthogonally next to a placed tile (CB-3.1), sorted by row then column."""
+    found: set[Pos] = set()
+    for x, y in board:
+        for side in range(4):
+            pos = (x + DX[side], y + DY[side])
+            if pos not in board:
+                found.add(pos)
+    return sorted(found, key=lambda p: (p[1], p[0]))
+
+
+def fits(board: Mapping[Pos, RotatedTile], tile: RotatedTile, pos: Pos) -> bool:
+    """Every edge that touches a placed tile matches it (CB-3.2)."""
+    x, y = pos
+    for side in range(4):
+        other = board.get((x + DX[side], y + DY[side]))
+        if other is not None and other.edges[OPPOSITE[side]] != tile.edges[side]:
+            return False
+    return True
+
+
+def mismatch(board: Mapping[Pos, RotatedTile], tile: RotatedTile, pos: Pos) -> str | None:
+    """Why the tile does not fit at pos, in words, or None when every edge matches."""
+    x, y = pos
+    for side in range(4):
+        other = board.get((x + DX[side], y + DY[side]))
+        if other is not None and other.edges[OPPOSITE[side]] != tile.edges[side]:
+            return (
+                f"the {EDGE_WORDS[side]} edge is a {TYPE_WORDS[tile.edges[side]]} but the neighbour's "
+                f"{EDGE_WORDS[OPPOSITE[side]]} edge is a {TYPE_WORDS[other.edges[OPPOSITE[side]]]}"
+            )
+    return None
+
+
+def placements(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> Iterator[tuple[Pos, int]]:
+    """Every legal (position, rotation) for the tile, rotations that look alike given once."""
+    rotations = [catalog.get(tile_id, r) for r in catalog.distinct_rotations[tile_id]]
+    for pos in frontier(board):
+        for rotated in rotations:
+            if fits(board, rotated, pos):
+                yield pos, rotated.rotation
+
+
+def placeable(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> bool:
+    """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3)."""
+    return next(placements(board, catalog, tile_id), None) is not None
