@@ -1,0 +1,1 @@
+"""Ringside's domain: the game-agnostic kernel, the games, and the eventsourcing application."""

@@ -1,0 +1,801 @@
+"""The Ringside application: every command and query on matches, over one eventsourcing store.
+
+Commands load a match, check the request against its fold (the same checks verification runs),
+append hash-chained, signed entries, settle automatic steps (server-mode chance, the end of the
+match, the seed reveal) and save everything in one atomic write with the expected version. A
+version conflict reloads and retries; a caller-supplied stale version is refused. Nothing is
+appended unless every check passed, so bad input never changes the record.
+
+One instance per process; the library is synchronous, so callers (FastAPI, the CLI) use it from
+plain threads.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
+
+from .index import MatchIndex, PostgresIndexBackend, SQLiteIndexBackend
+from .kernel import component_store, record
+from .kernel.annotations import AnnotationFold, AnnotationLog, check_glyphs, check_visibility, visible_to
+from .kernel.canonical import JSON
+from .kernel.chance import commitment, derive_outcome, derive_salt, new_seed
+from .kernel.clock import Clock, utc_now
+from .kernel.diff import diff
+from .kernel.errors import (
+    ConflictError,
+    ForbiddenError,
+    InvalidRequestError,
+    InvalidSeatsError,
+    MatchNotFoundError,
+    NotFoundError,
+    StaleVersionError,
+    UndoRefusedError,
+    UnknownVariantError,
+)
+from .kernel.fold import UNDO_POLICIES, MatchFold
+from .kernel.integrity import GENESIS, Receipt, ServerKey, event_hash
+from .kernel.match import Match, MatchSnapshot
+from .kernel.record import Entry
+from .kernel.redaction import redact
+from .kernel.registry import get_game
+from .kernel.viewers import Actor, Viewer
+from .settings import StoreSettings
+
+T = TypeVar("T")
+RETRIES = 5
+
+
+class MatchSecret(Aggregate):
+    """The secret seed of one match, kept outside the public record until it is revealed."""
+
+    TOPIC = "ringside.match-secret/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "ringside.match-secret.created/1"
+        seed: str
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+
+class ComponentSetRecord(Aggregate):
+    """A custom component set, stored once under its content hash."""
+
+    TOPIC = "ringside.component-set/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "ringside.component-set.created/1"
+        game: str
+        content: dict[str, Any]
+
+    def __init__(self, game: str, content: dict[str, Any]) -> None:
+        self.game = game
+        self.content = content
+
+
+class KnownKey(Aggregate):
+    """A public key whose signatures this server accepts in imported records."""
+
+    TOPIC = "ringside.known-key/1"
+
+    class Created(Aggregate.Created):
+        TOPIC = "ringside.known-key.created/1"
+        key_id: str
+        public_hex: str
+
+    def __init__(self, key_id: str, public_hex: str) -> None:
+        self.key_id = key_id
+        self.public_hex = public_hex
+
+
+def secret_id(match_id: UUID) -> UUID:
+    return uuid5(NAMESPACE_URL, f"ringside:match-secret:{match_id}")
+
+
+def annotations_id(match_id: UUID) -> UUID:
+    return uuid5(NAMESPACE_URL, f"ringside:annotations:{match_id}")
+
+
+def components_id(game: str, content_hash: str) -> UUID:
+    return uuid5(NAMESPACE_URL, f"ringside:components:{game}:{content_hash}")
+
+
+def key_record_id(key_id: str) -> UUID:
+    return uuid5(NAMESPACE_URL, f"ringside:key:{key_id}")
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """The answer to an accepted command: the receipt of its main entry and the new head."""
+
+    receipt: Receipt
+    version: int
+    entries: tuple[Entry, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"receipt": self.receipt.to_json(), "version": self.version,
+                "appended": [entry.seq for entry in self.entries]}
+
+
+class Ringside(Application[UUID]):
+    """The application service. Construct with `Ringside.open(...)`."""
+
+    name = "ringside"
+    snapshotting_intervals = {Match: 100}
+    snapshot_class = MatchSnapshot
+    env = {"AGGREGATE_CACHE_MAXSIZE": "500", "IS_SNAPSHOTTING_ENABLED": "y"}
+
+    def __init__(self, settings: StoreSettings, key: ServerKey | None = None, clock: Clock | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self.settings = settings
+        super().__init__({**settings.eventsourcing_env(), **(env or {})})
+        self.key = key or ServerKey.load_or_create(settings.data_dir)
+        self.clock: Clock = clock or utc_now
+        self._seeds: dict[UUID, str] = {}
+        backend: SQLiteIndexBackend | PostgresIndexBackend
+        if settings.is_postgres:
+            backend = PostgresIndexBackend(settings.postgres_conninfo(), settings.postgres_schema())
+        else:
+            backend = SQLiteIndexBackend(settings.data_dir / "index.sqlite3")
+        self.index = MatchIndex(self, backend)
+        component_store.add_loader(self._load_components)
+
+    @classmethod
+    def open(cls, data_dir: Path | str | None = None, store: str | None = None,
+             key: ServerKey | None = None, clock: Clock | None = None) -> Ringside:
+        """The application on the configured store (SQLite in the data dir unless a PostgreSQL URL)."""
+        return cls(StoreSettings.resolve(data_dir, store), key=key, clock=clock)
+
+    def close(self) -> None:
+        component_store.remove_loader(self._load_components)
+        backend = self.index.backend
+        if isinstance(backend, PostgresIndexBackend):
+            backend.close()
+        super().close()
+
+    # ==== keys and components ==========================================================
+    def public_keys(self) -> dict[str, str]:
+        """Every key this server trusts: its own and those of imported records."""
+        keys = {self.key.key_id: self.key.public_hex}
+        for notification in self.recorder.select_notifications(start=None, limit=10_000,
+                                                                topics=[KnownKey.Created.TOPIC]):
+            event = self.mapper.to_domain_event(notification)
+            keys[event.key_id] = event.public_hex  # type: ignore[attr-defined]
+        return keys
+
+    def _load_components(self, game: str, content_hash: str) -> Any | None:
+        try:
+            stored = self.repository.get(components_id(game, content_hash))
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(stored, ComponentSetRecord)
+        return stored.content
+
+    def _components_header(self, game: str, components: dict[str, Any] | None) -> tuple[dict[str, Any],
+                                                                                        list[Aggregate]]:
+        ruleset = get_game(game)
+        if components is None:
+            chosen = ruleset.default_components()
+            return {"name": chosen.name, "hash": chosen.content_hash()}, []
+        from .kernel.components import load_components
+
+        chosen = load_components(ruleset.components_model, components)
+        content_hash = component_store.remember(ruleset, chosen)
+        to_save: list[Aggregate] = []
+        try:
+            self.repository.get(components_id(game, content_hash))
+        except AggregateNotFoundError:
+            to_save.append(ComponentSetRecord._create(
+                ComponentSetRecord.Created, id=components_id(game, content_hash),
+                game=game, content=chosen.content()))
+        return {"name": chosen.name, "hash": content_hash}, to_save
+
+    def components_of(self, match_id: UUID) -> dict[str, Any]:
+        fold = self.fold(match_id)
+        return fold.config.components.content()
+
+    # ==== creating =========================================================================
+    def create_match(self, game: str, players: list[str], *, variant: str | None = None,
+                     options: dict[str, Any] | None = None, randomness: str = "server",
+                     undo_policy: str = "own-turn", entropy: Iterable[str] = (),
+                     components: dict[str, Any] | None = None, match_id: UUID | None = None,
+                     seed: str | None = None, actor: Actor | None = None,
+                     fork_of: dict[str, Any] | None = None, prelude: list[dict[str, Any]] | None = None,
+                     title: str = "") -> Accepted:
+        """Start a match. Chance events at the start (deals) are resolved at once in server mode."""
+        ruleset = get_game(game)
+        variant = variant or ruleset.default_variant
+        if variant not in ruleset.variants:
+            raise UnknownVariantError(
+                f"{game} has no variant {variant!r} (variants: {', '.join(ruleset.variants)})")
+        info = ruleset.variants[variant]
+        if not info.min_seats <= len(players) <= info.max_seats:
+            raise InvalidSeatsError(
+                f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {len(players)}")
+        if any(not isinstance(p, str) or not p.strip() or len(p) > 80 for p in players):
+            raise InvalidSeatsError("every seat needs a player name of 1–80 characters")
+        if randomness not in ("server", "recorded"):
+            raise InvalidRequestError("randomness must be 'server' or 'recorded'")
+        if undo_policy not in UNDO_POLICIES:
+            raise InvalidRequestError(f"undo policy must be one of {', '.join(UNDO_POLICIES)}")
+        entropy_list = [str(item)[:200] for item in entropy]
+        parsed = ruleset.parse_options(options)
+        components_header, extra = self._components_header(game, components)
+        match_id = match_id or uuid4()
+        seed = seed or new_seed()
+        header = {
+            "match_id": str(match_id), "game": game, "variant": variant,
+            "options": parsed.model_dump(mode="json"),
+            "seats": [{"seat": seat, "player": name.strip()} for seat, name in enumerate(players)],
+            "engine_version": ruleset.engine_version, "components": components_header,
+            "randomness": randomness, "seed_commitment": commitment(seed), "entropy": entropy_list,
+            "undo_policy": undo_policy, "fork_of": fork_of, "prelude": prelude or [], "title": title,
+        }
+        actor_json = (actor or Actor.system()).to_json()
+        at = self.clock()
+        stream = str(match_id)
+        hash_ = event_hash(stream, 1, record.CREATED, actor_json, at, header, GENESIS)
+        created = Entry(stream, 1, record.CREATED, actor_json, at, header, GENESIS, hash_,
+                        self.key.sign_head(stream, 1, hash_), self.key.key_id)
+        match = Match.start(match_id, created)
+        secret = MatchSecret._create(MatchSecret.Created, id=secret_id(match_id), seed=seed)
+        self._seeds[match_id] = seed
+        entries = (created, *self._settle(match))
+        try:
+            self.save(match, secret, *extra)
+        except IntegrityError:
+            raise InvalidRequestError(f"a match with id {match_id} already exists") from None
+        return self._accepted(match, created, entries)
+
+    def fork(self, match_id: UUID, at: int, players: list[str] | None = None, *,
+             randomness: str = "server", actor: Actor | None = None) -> Accepted:
+        """A what-if branch from position `at`: a new, unofficial match that starts where the
+        parent stood, carrying the parent's effective moves as its prelude."""
+        parent = self.fold(match_id, at)
+        prelude = [*parent.header.get("prelude", []),
+                   *({"kind": s.kind, "seat": s.seat, "data": s.data} for s in parent.steps)]
+        names = players or [seat["player"] for seat in parent.header["seats"]]
+        return self.create_match(
+            parent.header["game"], names, variant=parent.header["variant"],
+            options=parent.header["options"], randomness=randomness,
+            undo_policy=parent.header["undo_policy"],
+            components=None if parent.config.components.content_hash() ==
+            parent.ruleset.default_components().content_hash() else parent.config.components.content(),
+            actor=actor, fork_of={"match_id": str(match_id), "seq": at, "hash": parent.head},
+            prelude=prelude, title=f"fork of {match_id} at {at}")
+
+    # ==== playing ==========================================================================
+    def submit_move(self, match_id: UUID, seat: int, move: Any, *, actor: Actor | None = None,
+                    expected_version: int | None = None, claimed_at: str | None = None) -> Accepted:
+        """A seat's move: checked against the rules, recorded, then automatic steps settled."""
+        actor = actor or Actor.player(seat)
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            fold = match.fold
+            parsed = fold.check_move(seat, move)
+            payload: dict[str, Any] = {"seat": seat, "move": fold.ruleset.dump_move(parsed)}
+            if claimed_at is not None:
+                payload["claimed_at"] = str(claimed_at)[:40]
+            if fold.decision.secret:
+                payload["salt"] = derive_salt(self._seed(match_id), str(match_id), fold.seq + 1)
+            main = self._append(match, record.MOVE, actor, payload)
+            return main, [main, *self._settle(match)]
+
+        return self._command(match_id, expected_version, command)
+
+    def submit_outcome(self, match_id: UUID, outcome: JSON, *, actor: Actor,
+                       expected_version: int | None = None) -> Accepted:
+        """A recorder's chance outcome in recorded mode; refused if it could not have happened."""
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            fold = match.fold
+            if fold.randomness != "recorded":
+                raise ForbiddenError("this match draws its own chance outcomes (server mode)")
+            fold.check_outcome(outcome)
+            main = self._append_chance(match, outcome, {"mode": "recorded"})
+            return main, [main, *self._settle(match)]
+
+        return self._command(match_id, expected_version, command)
+
+    def play_bot(self, match_id: UUID, bot: str = "random", seed: int = 0) -> Accepted | None:
+        """Let a bot make the next move for the first seat to act; None if no seat is to act."""
+        import random
+
+        fold = self.fold(match_id)
+        if fold.status != "active" or not fold.decision.seats:
+            return None
+        seat = fold.decision.seats[0]
+        rng = random.Random(f"{match_id}:{fold.seq}:{seed}")
+        move = fold.ruleset.bots()[bot](fold.state, seat, rng)
+        return self.submit_move(match_id, seat, fold.ruleset.dump_move(move),
+                                actor=Actor("bot", seat, bot), expected_version=fold.seq)
+
+    # ==== undo ==============================================================================
+    def request_undo(self, match_id: UUID, seat: int, from_seq: int | None = None, *,
+                     actor: Actor | None = None, reason: str = "") -> Accepted:
+        """Take back this seat's moves from `from_seq` (default: its last move) onwards.
+
+        Within the last barrier and where the policy allows, the retraction follows at once;
+        otherwise the request waits for the affected seats' consent or an arbiter."""
+        actor = actor or Actor.player(seat)
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            fold = match.fold
+            target = from_seq if from_seq is not None else fold.last_move_of(seat)
+            if target is None:
+                raise UndoRefusedError(f"seat {seat} has no move to take back")
+            fold.check_undo_target(seat, target)
+            policy = fold.undo_policy
+            own = fold.own_undo_allowed(seat, target)
+            if policy == "own-turn" and not own:
+                raise UndoRefusedError(
+                    "past a barrier (another seat acted, a chance outcome was drawn or something hidden "
+                    "was revealed): this match's undo policy (own-turn) allows that only by an arbiter's ruling")
+            request_id = secrets.token_hex(8)
+            immediate = own and policy in ("own-turn", "consent")
+            consent_from = [] if immediate or policy == "arbiter-only" else \
+                [s for s in range(fold.seats) if s != seat]
+            main = self._append(match, record.UNDO_REQUESTED, actor, {
+                "request": request_id, "seat": seat, "from_seq": target, "reason": reason[:500],
+                "consent_from": consent_from, "arbiter_needed": policy == "arbiter-only" and not immediate,
+            })
+            entries = [main]
+            if immediate or (not consent_from and policy != "arbiter-only"):
+                entries.append(self._append(match, record.RETRACTED, Actor.system(), {
+                    "request": request_id, "from_seq": target, "authority": "own", "seat": seat}))
+                entries.extend(self._settle(match))
+            return main, entries
+
+        return self._command(match_id, None, command)
+
+    def answer_undo(self, match_id: UUID, request_id: str, accept: bool, *, seat: int | None,
+                    actor: Actor) -> Accepted:
+        """A seat's consent (or refusal), or an arbiter's decision (seat None), on a pending request."""
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            fold = match.fold
+            fold.check_active()
+            request = fold.undo.get(request_id)
+            if request is None:
+                raise NotFoundError(f"no undo request {request_id}")
+            if request.status != "pending":
+                raise UndoRefusedError(f"undo request {request_id} is {request.status}, not pending")
+            if seat is not None and seat not in request.consent_from:
+                raise ForbiddenError(f"seat {seat} is not asked to consent to this request")
+            main = self._append(match, record.UNDO_ANSWERED, actor,
+                                {"request": request_id, "seat": seat, "accept": bool(accept)})
+            entries = [main]
+            if match.fold.undo[request_id].status == "granted":
+                entries.append(self._append(match, record.RETRACTED, Actor.system(), {
+                    "request": request_id, "from_seq": request.from_seq,
+                    "authority": "arbiter" if seat is None else "consent", "seat": request.seat}))
+                entries.extend(self._settle(match))
+            return main, entries
+
+        return self._command(match_id, None, command)
+
+    def redo(self, match_id: UUID, *, seat: int | None, actor: Actor) -> Accepted:
+        """Put back the moves of the last retraction, while nothing else has happened since."""
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            fold = match.fold
+            fold.check_active()
+            if fold.redo_candidate is None:
+                raise UndoRefusedError("nothing to redo: the last change was not a retraction")
+            retraction = fold.retractions[fold.redo_candidate]
+            if seat is not None and retraction.get("seat") != seat:
+                raise ForbiddenError("only the seat whose moves were taken back (or an arbiter) may redo them")
+            main = self._append(match, record.REDONE, actor, {"retraction": fold.redo_candidate})
+            return main, [main, *self._settle(match)]
+
+        return self._command(match_id, None, command)
+
+    # ==== rulings and reveal ==================================================================
+    def make_ruling(self, match_id: UUID, ruling: dict[str, Any], *, actor: Actor) -> Accepted:
+        """An arbiter's decision: correction (take back from a seq), penalty, forfeit, adjudicated
+        result, or an illegal move that stands."""
+        if actor.kind != "arbiter":
+            raise ForbiddenError("only an arbiter may rule")
+        kind = ruling.get("ruling")
+        note = str(ruling.get("note", ""))[:2000]
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            fold = match.fold
+            fold.check_active()
+            payload: dict[str, Any] = {"ruling": kind, "note": note}
+            after: list[tuple[str, dict[str, Any]]] = []
+            if kind == "correction":
+                from_seq = _int(ruling, "from_seq")
+                if not any(step.seq == from_seq for step in fold.steps):
+                    raise InvalidRequestError(f"event {from_seq} is not an effective move or outcome")
+                payload["from_seq"] = from_seq
+                after.append((record.RETRACTED, {"request": None, "from_seq": from_seq,
+                                                 "authority": "arbiter", "seat": None}))
+            elif kind == "penalty":
+                payload.update(seat=self._seat(fold, ruling), points=_int(ruling, "points"))
+            elif kind == "forfeit":
+                payload["seat"] = self._seat(fold, ruling)
+            elif kind == "adjudicated-result":
+                ranks = ruling.get("ranks")
+                if not (isinstance(ranks, list) and len(ranks) == fold.seats
+                        and all(isinstance(r, int) and 1 <= r <= fold.seats for r in ranks)):
+                    raise InvalidRequestError(f"ranks must list a rank 1..{fold.seats} for each seat")
+                payload["ranks"] = ranks
+            elif kind == "illegal-move-stands":
+                seat = self._seat(fold, ruling)
+                if fold.decision.chance is not None or seat not in fold.decision.seats:
+                    raise InvalidRequestError(f"seat {seat} is not to act now")
+                move = fold.ruleset.parse_move(ruling.get("move"))
+                payload.update(seat=seat, move=fold.ruleset.dump_move(move))
+                try:
+                    fold.ruleset.apply(fold.state, seat, move)
+                except Exception as error:  # the engine cannot represent this move at all
+                    raise InvalidRequestError(f"the rules engine cannot apply that move: {error}") from None
+            else:
+                raise InvalidRequestError(
+                    "ruling must be correction, penalty, forfeit, adjudicated-result or illegal-move-stands")
+            main = self._append(match, record.RULING, actor, payload)
+            entries = [main]
+            for kind_after, body in after:
+                entries.append(self._append(match, kind_after, actor, body))
+            if kind in ("forfeit", "adjudicated-result"):
+                entries.extend(self._finish(match, kind))
+            else:
+                entries.extend(self._settle(match))
+            return main, entries
+
+        return self._command(match_id, None, command)
+
+    def seed_for_arbiter(self, match_id: UUID) -> dict[str, Any]:
+        """The secret seed, for an arbiter's eyes only; it stays out of the record until the end."""
+        fold = self.fold(match_id)
+        return {"seed": self._seed(match_id), "commitment": fold.header["seed_commitment"],
+                "revealed_in_record": fold.seed is not None}
+
+    def reveal_seed(self, match_id: UUID, *, actor: Actor) -> Accepted:
+        """Publish the seed in the record (normally automatic at the end of the match)."""
+        if actor.kind != "arbiter":
+            raise ForbiddenError("only an arbiter may reveal the seed before the match ends")
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            if match.fold.seed is not None:
+                raise InvalidRequestError("the seed is already revealed")
+            if match.fold.status == "active":
+                raise InvalidRequestError(
+                    "revealing the seed during play would expose every future draw; "
+                    "end or adjudicate the match first (the arbiter can read it privately)")
+            main = self._append(match, record.SEED_REVEALED, actor, {"seed": self._seed(match_id)})
+            return main, [main]
+
+        return self._command(match_id, None, command)
+
+    # ==== annotations ======================================================================
+    def annotate(self, match_id: UUID, seq: int, text: str, *, actor: Actor, glyphs: list[str] | None = None,
+                 tags: list[str] | None = None, visibility: str = "public") -> dict[str, Any]:
+        """Add an annotation anchored to event `seq` and its hash."""
+        fold = self.fold(match_id)
+        if not 1 <= seq <= fold.seq:
+            raise InvalidRequestError(f"there is no event {seq} (the match is at {fold.seq})")
+        anchor = self.entries(match_id, seq, seq)[0]
+        payload = {"id": secrets.token_hex(8), "seq": seq, "hash": anchor.hash, "text": _text(text),
+                   "glyphs": check_glyphs(glyphs or []), "tags": _tags(tags or []),
+                   "visibility": check_visibility(visibility, fold.seats)}
+        log = self._annotation_log(match_id, create=True)
+        assert log is not None
+        entry = self._chain(log.fold.match_id + "/annotations", log.fold.seq + 1, record.ANNOTATION_ADDED,
+                            actor, payload, log.fold.head)
+        log.record(entry)
+        self.save(log)
+        return log.fold.items[payload["id"]]
+
+    def edit_annotation(self, match_id: UUID, annotation_id: str, *, actor: Actor, text: str | None = None,
+                        glyphs: list[str] | None = None, tags: list[str] | None = None,
+                        visibility: str | None = None) -> dict[str, Any]:
+        log = self._annotation_log(match_id)
+        if log is None:
+            raise NotFoundError(f"no annotation {annotation_id}")
+        log.fold.check_author(annotation_id, actor.to_json())
+        changes: dict[str, Any] = {"id": annotation_id}
+        if text is not None:
+            changes["text"] = _text(text)
+        if glyphs is not None:
+            changes["glyphs"] = check_glyphs(glyphs)
+        if tags is not None:
+            changes["tags"] = _tags(tags)
+        if visibility is not None:
+            changes["visibility"] = check_visibility(visibility, self.fold(match_id).seats)
+        entry = self._chain(log.fold.match_id + "/annotations", log.fold.seq + 1, record.ANNOTATION_EDITED,
+                            actor, changes, log.fold.head)
+        log.record(entry)
+        self.save(log)
+        return log.fold.items[annotation_id]
+
+    def annotations(self, match_id: UUID, viewer: Viewer) -> list[dict[str, Any]]:
+        self.fold(match_id)  # 404 for an unknown match
+        log = self._annotation_log(match_id)
+        if log is None:
+            return []
+        items = [item for item in log.fold.items.values() if visible_to(item, viewer)]
+        return sorted(items, key=lambda item: (item["seq"], item["seq_in_stream"]))
+
+    def annotation_entries(self, match_id: UUID) -> list[Entry]:
+        events = self.events.get(annotations_id(match_id))
+        return [Entry.from_json(event.entry) for event in events]  # type: ignore[attr-defined]
+
+    def _annotation_log(self, match_id: UUID, create: bool = False) -> AnnotationLog | None:
+        try:
+            log = self.repository.get(annotations_id(match_id))
+            assert isinstance(log, AnnotationLog)
+            return log
+        except AggregateNotFoundError:
+            if not create:
+                return None
+        entry = self._chain(f"{match_id}/annotations", 1, record.ANNOTATIONS_OPENED, Actor.system(),
+                            {"match_id": str(match_id)}, GENESIS)
+        return AnnotationLog._create(AnnotationLog.Created, id=annotations_id(match_id), entry=entry.to_json())
+
+    # ==== reading ============================================================================
+    def fold(self, match_id: UUID, at: int | None = None) -> MatchFold:
+        """The fold at the head, or at event `at` (time travel, from the nearest snapshot)."""
+        try:
+            if at is None:
+                match = self.repository.get(match_id, deepcopy_from_cache=False)
+            else:
+                if at < 1:
+                    raise InvalidRequestError("positions start at 1 (the created event)")
+                match = self.repository.get(match_id, version=at)
+        except AggregateNotFoundError:
+            raise MatchNotFoundError(f"no match {match_id}") from None
+        assert isinstance(match, Match)
+        if at is not None and match.version < at:
+            raise InvalidRequestError(f"the match has {match.version} events, not {at}")
+        return match.fold
+
+    def entries(self, match_id: UUID, start: int = 1, stop: int | None = None) -> list[Entry]:
+        """The raw (unredacted) entries from `start` to `stop` inclusive."""
+        events = self.events.get(match_id, gt=start - 1, lte=stop)
+        entries = [Entry.from_json(event.entry) for event in events]  # type: ignore[attr-defined]
+        if not entries and start == 1:
+            raise MatchNotFoundError(f"no match {match_id}")
+        return entries
+
+    def state(self, match_id: UUID, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        """The state as `viewer` may see it, at the head or at event `at`."""
+        fold = self.fold(match_id, at)
+        return state_view(fold, viewer)
+
+    def legal_moves(self, match_id: UUID, seat: int) -> list[dict[str, Any]]:
+        fold = self.fold(match_id)
+        if fold.status != "active" or fold.decision.chance is not None or seat not in fold.decision.seats:
+            return []
+        return [fold.ruleset.dump_move(move) for move in fold.ruleset.legal_moves(fold.state, seat)]
+
+    def log(self, match_id: UUID, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
+        """Events as `viewer` may see them, with retracted ones marked."""
+        fold = self.fold(match_id)
+        stop = None if limit is None else start + limit - 1
+        return [redact(entry, fold, viewer) for entry in self.entries(match_id, start, stop)] \
+            if start <= fold.seq else []
+
+    def score(self, match_id: UUID, at: int | None = None) -> dict[str, Any]:
+        fold = self.fold(match_id, at)
+        return {"seq": fold.seq, **fold.score_sheet().to_json(), "end": fold.end}
+
+    def diff(self, match_id: UUID, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
+        before, after = self.state(match_id, viewer, a), self.state(match_id, viewer, b)
+        return {"from": a, "to": b, "changes": diff(before, after)}
+
+    def summary(self, match_id: UUID) -> dict[str, Any]:
+        return summary(self.fold(match_id))
+
+    def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
+        return self.index.search(**filters)
+
+    # ==== bundles and verification ============================================================
+    def export_bundle(self, match_id: UUID) -> str:
+        from .kernel.bundle import write_bundle
+
+        entries = self.entries(match_id)
+        fold = self.fold(match_id)
+        return write_bundle(entries, self.annotation_entries(match_id), fold.config.components.content(),
+                            self.public_keys(), self.key, self.clock())
+
+    def import_bundle(self, text: str) -> UUID:
+        """Verify a bundle and store its match exactly as it was (same IDs, hashes, signatures)."""
+        from .kernel.bundle import read_bundle
+        from .kernel.verification import verify_bundle
+
+        report = verify_bundle(text)
+        if not report.ok:
+            raise InvalidRequestError(f"the bundle does not verify: {report.summary()}", report=report.to_json())
+        bundle = read_bundle(text)
+        match_id = UUID(bundle.entries[0].stream)
+        try:
+            self.repository.get(match_id)
+        except AggregateNotFoundError:
+            pass
+        else:
+            raise InvalidRequestError(f"match {match_id} is already in this store")
+        created = bundle.entries[0]
+        to_save: list[Any] = []
+        _, extra = self._components_header(created.payload["game"], bundle.components)
+        to_save.extend(extra)
+        for key_id_, public_hex in bundle.keys.items():
+            if key_id_ != self.key.key_id:
+                try:
+                    self.repository.get(key_record_id(key_id_))
+                except AggregateNotFoundError:
+                    to_save.append(KnownKey._create(KnownKey.Created, id=key_record_id(key_id_),
+                                                    key_id=key_id_, public_hex=public_hex))
+        match = Match.start(match_id, created)
+        for entry in bundle.entries[1:]:
+            match.record(entry)
+        to_save.append(match)
+        if bundle.annotations:
+            log = AnnotationLog._create(AnnotationLog.Created, id=annotations_id(match_id),
+                                        entry=bundle.annotations[0].to_json())
+            for entry in bundle.annotations[1:]:
+                log.record(entry)
+            to_save.append(log)
+        seed = match.fold.seed
+        if seed is not None:
+            to_save.append(MatchSecret._create(MatchSecret.Created, id=secret_id(match_id), seed=seed))
+        self.save(*to_save)
+        return match_id
+
+    def verify_match(self, match_id: UUID) -> Any:
+        from .kernel.verification import verify_bundle
+
+        return verify_bundle(self.export_bundle(match_id))
+
+    # ==== internals =========================================================================
+    def _command(self, match_id: UUID, expected_version: int | None,
+                 command: Callable[[Match], tuple[Entry, list[Entry]]]) -> Accepted:
+        for _ in range(RETRIES):
+            try:
+                match = self.repository.get(match_id)
+            except AggregateNotFoundError:
+                raise MatchNotFoundError(f"no match {match_id}") from None
+            assert isinstance(match, Match)
+            if expected_version is not None and match.version != expected_version:
+                raise StaleVersionError(expected_version, match.version)
+            main, entries = command(match)
+            try:
+                self.save(match)
+            except IntegrityError:
+                if expected_version is not None:
+                    current = self._current_version(match_id)
+                    raise StaleVersionError(expected_version, current) from None
+                continue
+            return self._accepted(match, main, tuple(entries))
+        raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
+
+    def _current_version(self, match_id: UUID) -> int:
+        events = list(self.events.get(match_id, desc=True, limit=1))
+        return events[0].originator_version if events else 0
+
+    def _accepted(self, match: Match, main: Entry, entries: tuple[Entry, ...]) -> Accepted:
+        receipt = Receipt(main.stream, main.seq, main.hash, main.sig, main.key)
+        return Accepted(receipt, match.version, entries)
+
+    def _seed(self, match_id: UUID) -> str:
+        seed = self._seeds.get(match_id)
+        if seed is None:
+            secret = self.repository.get(secret_id(match_id))
+            assert isinstance(secret, MatchSecret)
+            seed = self._seeds[match_id] = secret.seed
+        return seed
+
+    def _chain(self, stream: str, seq: int, kind: str, actor: Actor, payload: dict[str, Any], prev: str) -> Entry:
+        actor_json = actor.to_json()
+        at = self.clock()
+        hash_ = event_hash(stream, seq, kind, actor_json, at, payload, prev)
+        return Entry(stream, seq, kind, actor_json, at, payload, prev, hash_,
+                     self.key.sign_head(stream, seq, hash_), self.key.key_id)
+
+    def _append(self, match: Match, kind: str, actor: Actor, payload: dict[str, Any]) -> Entry:
+        fold = match.fold
+        entry = self._chain(fold.match_id, fold.seq + 1, kind, actor, payload, fold.head)
+        match.record(entry)
+        return entry
+
+    def _append_chance(self, match: Match, outcome: JSON, derivation: dict[str, Any]) -> Entry:
+        fold = match.fold
+        spec = fold.decision.chance
+        assert spec is not None
+        payload: dict[str, Any] = {"kind": spec.kind, "outcome": outcome, "derivation": derivation}
+        if spec.visible_to != "all":
+            payload["salt"] = derive_salt(self._seed(UUID(fold.match_id)), fold.match_id, fold.seq + 1)
+        return self._append(match, record.CHANCE, Actor.system() if derivation["mode"] == "server"
+                            else Actor("recorder"), payload)
+
+    def _settle(self, match: Match) -> list[Entry]:
+        """Append what follows automatically: server-mode chance outcomes and the end of the match."""
+        fold = match.fold
+        appended: list[Entry] = []
+        while fold.status == "active":
+            decision = fold.decision
+            if decision.over:
+                appended.extend(self._finish(match, "completed"))
+                break
+            if decision.chance is None or fold.randomness != "server":
+                break
+            derived = derive_outcome(self._seed(UUID(fold.match_id)), fold.match_id, fold.header["entropy"],
+                                     fold.seq + 1, decision.chance)
+            appended.append(self._append_chance(match, derived.outcome, {
+                "mode": "server", "index": derived.index, "draw": derived.draw}))
+        return appended
+
+    def _finish(self, match: Match, reason: str) -> list[Entry]:
+        fold = match.fold
+        last_ruling = fold.last_ruling
+        ranks = last_ruling.get("ranks") if reason == "adjudicated-result" else None
+        forfeits = (last_ruling["seat"],) if reason == "forfeit" else ()
+        result = fold.result(reason, ranks, forfeits)
+        ended = self._append(match, record.ENDED, Actor.system(), {
+            "reason": reason, "result": result.to_json(), "scores": fold.score_sheet().to_json(),
+            "state_hash": fold.ruleset.state_hash(fold.state)})
+        revealed = self._append(match, record.SEED_REVEALED, Actor.system(),
+                                {"seed": self._seed(UUID(fold.match_id))})
+        return [ended, revealed]
+
+    def _seat(self, fold: MatchFold, body: dict[str, Any]) -> int:
+        seat = body.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < fold.seats:
+            raise InvalidRequestError(f"seat must be 0..{fold.seats - 1}")
+        return seat
+
+
+def _int(body: dict[str, Any], key: str) -> int:
+    value = body.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidRequestError(f"{key} must be a whole number")
+    return value
+
+
+def _text(text: str) -> str:
+    if not isinstance(text, str) or len(text) > 10_000:
+        raise InvalidRequestError("annotation text must be a string of at most 10,000 characters")
+    return text
+
+
+def _tags(tags: list[str]) -> list[str]:
+    if not all(isinstance(tag, str) and 0 < len(tag) <= 40 for tag in tags) or len(tags) > 20:
+        raise InvalidRequestError("tags must be up to 20 strings of 1–40 characters")
+    return sorted(set(tags))
+
+
+def state_view(fold: MatchFold, viewer: Viewer) -> dict[str, Any]:
+    """What a viewer sees of a fold: position, decision, the game's own view and the scores."""
+    decision = fold.decision
+    return {
+        "match_id": fold.match_id, "seq": fold.seq, "status": fold.status,
+        "decision": decision.to_json() if fold.status == "active" else {"over": True, "seats": []},
+        "state": fold.ruleset.view(fold.state, viewer),
+        "scores": list(fold.score_sheet().totals()),
+        "end": fold.end,
+    }
+
+
+def summary(fold: MatchFold) -> dict[str, Any]:
+    header = fold.header
+    return {
+        "match_id": fold.match_id, "game": header["game"], "variant": header["variant"],
+        "options": header["options"], "seats": header["seats"], "status": fold.status,
+        "version": fold.seq, "head": fold.head, "randomness": header["randomness"],
+        "undo_policy": header["undo_policy"], "engine_version": header["engine_version"],
+        "components": header["components"], "seed_commitment": header["seed_commitment"],
+        "fork_of": header.get("fork_of"), "official": header.get("fork_of") is None,
+        "created_at": fold.created_at, "last_activity": fold.last_at, "end": fold.end,
+        "decision": fold.decision.to_json() if fold.status == "active" else None,
+        "pending_undo": [r.to_json() for r in fold.undo.values() if r.status == "pending"],
+    }

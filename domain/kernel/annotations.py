@@ -1,0 +1,116 @@
+"""Annotations: commentary on a match, in a stream of its own so it never changes the record.
+
+Each annotation is anchored to a sequence number and that event's hash (so it cannot silently
+drift to another event), has an author, text, glyphs (as in chess: !, ?, !!, ??, !?, ?!), tags and
+a visibility: public, one seat (and arbiters), or arbiters only. The stream is hash-chained and
+signed like the match record, and exported with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from .errors import ForbiddenError, InvalidRequestError, NotFoundError
+from .record import ANNOTATION_ADDED, ANNOTATION_EDITED, ANNOTATIONS_OPENED, Entry
+from .viewers import Viewer
+
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!", "□", "=", "+=", "=+", "±", "∓", "+-", "-+", "∞", "N")
+
+
+def check_visibility(visibility: str, seats: int) -> str:
+    if visibility in ("public", "arbiter"):
+        return visibility
+    if visibility.startswith("seat:") and visibility[5:].isdigit() and int(visibility[5:]) < seats:
+        return visibility
+    raise InvalidRequestError(f"visibility must be public, arbiter or seat:N (N < {seats}), not {visibility!r}")
+
+
+def check_glyphs(glyphs: list[str]) -> list[str]:
+    unknown = [glyph for glyph in glyphs if glyph not in GLYPHS]
+    if unknown:
+        raise InvalidRequestError(f"unknown glyphs {unknown}; use {' '.join(GLYPHS)}")
+    return list(glyphs)
+
+
+def visible_to(annotation: dict[str, Any], viewer: Viewer) -> bool:
+    visibility = annotation["visibility"]
+    if visibility == "public" or viewer.sees_all:
+        return True
+    return visibility == f"seat:{viewer.seat}" and viewer.kind == "seat"
+
+
+class AnnotationFold:
+    """The annotations of one match after the stream's entries so far."""
+
+    def __init__(self, opened: Entry) -> None:
+        self.match_id: str = opened.payload["match_id"]
+        self.seq = opened.seq
+        self.head = opened.hash
+        self.items: dict[str, dict[str, Any]] = {}
+
+    def consume(self, entry: Entry) -> None:
+        if entry.seq != self.seq + 1:
+            raise ValueError(f"annotation entry {entry.seq} does not follow {self.seq}")
+        payload = entry.payload
+        if entry.kind == ANNOTATION_ADDED:
+            self.items[payload["id"]] = {**payload, "author": entry.actor, "created_at": entry.at,
+                                         "edited_at": None, "seq_in_stream": entry.seq}
+        elif entry.kind == ANNOTATION_EDITED:
+            item = self.items[payload["id"]]
+            item.update({k: v for k, v in payload.items() if k != "id"})
+            item["edited_at"] = entry.at
+        self.seq, self.head = entry.seq, entry.hash
+
+    def get(self, annotation_id: str) -> dict[str, Any]:
+        try:
+            return self.items[annotation_id]
+        except KeyError:
+            raise NotFoundError(f"no annotation {annotation_id}") from None
+
+    def check_author(self, annotation_id: str, actor: dict[str, Any]) -> None:
+        author = self.get(annotation_id)["author"]
+        if author != actor:
+            raise ForbiddenError("only the author may edit an annotation")
+
+
+class AnnotationLog(Aggregate):
+    """The eventsourcing aggregate of a match's annotation stream."""
+
+    TOPIC = "ringside.annotations/1"
+
+    class Event(Aggregate.Event):
+        TOPIC = "ringside.annotations.event/1"
+        class_version = 1
+        entry: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            assert isinstance(aggregate, AnnotationLog)
+            aggregate.fold.consume(Entry.from_json(self.entry))
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "ringside.annotations.opened/1"
+        class_version = 1
+
+        def apply(self, aggregate: Aggregate) -> None:
+            """The created entry is consumed by __init__; nothing more to apply."""
+
+    class Added(Event):
+        TOPIC = "ringside.annotations.added/1"
+        class_version = 1
+
+    class Edited(Event):
+        TOPIC = "ringside.annotations.edited/1"
+        class_version = 1
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self.fold = AnnotationFold(Entry.from_json(entry))
+
+    def record(self, entry: Entry) -> None:
+        event_class = {ANNOTATION_ADDED: self.Added, ANNOTATION_EDITED: self.Edited}[entry.kind]
+        self.trigger_event(event_class, entry=entry.to_json())
+
+
+__all__ = ["ANNOTATIONS_OPENED", "AnnotationFold", "AnnotationLog", "check_glyphs", "check_visibility",
+           "visible_to"]

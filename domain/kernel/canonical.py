@@ -1,0 +1,54 @@
+"""Canonical JSON: the one byte encoding that every hash and signature in Ringside is taken over.
+
+Sorted keys, no insignificant whitespace, UTF-8, every string in Unicode NFC, and no floats
+(a float's text differs between platforms and versions, so a record containing one could not be
+re-hashed bit for bit elsewhere).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from typing import Any
+
+JSON = Any
+"""A JSON value built from dict, list, str, int, bool and None."""
+
+
+class NotCanonicalError(ValueError):
+    """The value cannot be encoded canonically (a float, a non-string key, an unknown type)."""
+
+
+def normalize(value: JSON) -> JSON:
+    """Return a copy of value with every string in NFC, refusing what JSON cannot carry exactly."""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        raise NotCanonicalError(f"floats are not allowed in the record: {value!r}")
+    if isinstance(value, dict):
+        out: dict[str, JSON] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise NotCanonicalError(f"object keys must be strings, not {key!r}")
+            out[unicodedata.normalize("NFC", key)] = normalize(item)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [normalize(item) for item in value]
+    raise NotCanonicalError(f"{type(value).__name__} is not a JSON value")
+
+
+def encode(value: JSON) -> bytes:
+    """The canonical bytes of value."""
+    return json.dumps(
+        normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
+
+
+def digest(value: JSON) -> str:
+    """SHA-256 of the canonical encoding, as lowercase hex."""
+    return hashlib.sha256(encode(value)).hexdigest()

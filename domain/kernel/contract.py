@@ -1,0 +1,329 @@
+"""The ruleset contract: the one interface through which the kernel, API, CLI and the
+conformance suite use a game.
+
+A game is a subclass of `Ruleset` that is pure: given the same state and input it returns the same
+new state, with no clock, no global random and no iteration-order or float dependence. States are
+treated as immutable values: `apply` and `resolve` return a new state and never mutate their input
+(the kernel shares states between snapshots, caches and time-travel reads).
+
+Randomness is never inside the engine: a die, a draw or a shuffle is a *chance decision* whose
+outcome arrives as an explicit event (derived from the match seed in server mode, or entered by a
+recorder), so replay never needs a random generator.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from .canonical import JSON, digest
+from .components import ComponentSet
+from .errors import InvalidOptionsError, MalformedMoveError
+from .viewers import Viewer
+
+S = TypeVar("S")
+M = TypeVar("M", bound=BaseModel)
+
+Visibility = Literal["all", "none"] | tuple[int, ...]
+"""Who may see a chance outcome when it happens: everyone, nobody (face-down), or these seats."""
+
+
+@dataclass(frozen=True)
+class ChanceSpec:
+    """A pending chance event: which kind, over which outcomes, with integer weights.
+
+    `outcomes` lists (outcome, weight) pairs in a canonical order the engine chooses (the same on
+    every machine); outcomes are JSON values. For a draw from a stack or bag, each distinct
+    remaining item is an outcome weighted by how many remain, so a drawn outcome is always one
+    that was still there.
+    """
+
+    kind: str
+    outcomes: tuple[tuple[JSON, int], ...]
+    visible_to: Visibility = "all"
+
+    def total_weight(self) -> int:
+        return sum(weight for _, weight in self.outcomes)
+
+    def weight_of(self, outcome: JSON) -> int:
+        key = digest(outcome)
+        return sum(weight for candidate, weight in self.outcomes if digest(candidate) == key)
+
+    def pick(self, index: int) -> JSON:
+        """The outcome at position `index` of the weighted line 0..total-1."""
+        for outcome, weight in self.outcomes:
+            if index < weight:
+                return outcome
+            index -= weight
+        raise IndexError("index beyond total weight")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the match waits for now: seats to move, a chance outcome, or nothing (over).
+
+    Several seats at once means a simultaneous decision; `secret` means their choices stay hidden
+    from the other seats until every one of them is in.
+    """
+
+    seats: tuple[int, ...] = ()
+    chance: ChanceSpec | None = None
+    secret: bool = False
+    over: bool = False
+    prompt: str = ""
+
+    @classmethod
+    def finished(cls) -> Decision:
+        return cls(over=True, prompt="the match is over")
+
+    @classmethod
+    def to_move(cls, *seats: int, prompt: str = "", secret: bool = False) -> Decision:
+        return cls(seats=tuple(seats), prompt=prompt, secret=secret)
+
+    @classmethod
+    def of_chance(cls, spec: ChanceSpec, prompt: str = "") -> Decision:
+        return cls(chance=spec, prompt=prompt or spec.kind)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"seats": list(self.seats), "over": self.over, "prompt": self.prompt}
+        if self.secret:
+            data["secret"] = True
+        if self.chance is not None:
+            data["chance"] = {"kind": self.chance.kind}
+        return data
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """One playable variant: its seat range and what it is."""
+
+    description: str
+    min_seats: int
+    max_seats: int
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One scoring event: who, how many points, under which rule, and what produced it."""
+
+    seat: int
+    points: int
+    category: str
+    rule: str
+    detail: str = ""
+    refs: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "points": self.points,
+            "category": self.category,
+            "rule": self.rule,
+            "detail": self.detail,
+            "refs": dict(self.refs),
+        }
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Every line that scored, so any total can be explained line by line."""
+
+    seats: int
+    lines: tuple[ScoreLine, ...] = ()
+
+    def totals(self) -> tuple[int, ...]:
+        sums = [0] * self.seats
+        for line in self.lines:
+            sums[line.seat] += line.points
+        return tuple(sums)
+
+    def with_lines(self, extra: Sequence[ScoreLine]) -> ScoreSheet:
+        return ScoreSheet(self.seats, self.lines + tuple(extra))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals()),
+            "lines": [line.to_json() for line in self.lines],
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final standing: rank per seat (1 is best; equal ranks are shared ties) and why."""
+
+    ranks: tuple[int, ...]
+    totals: tuple[int, ...]
+    tiebreaks: tuple[str, ...] = ()
+
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ranks": list(self.ranks),
+            "totals": list(self.totals),
+            "winners": list(self.winners()),
+            "tiebreaks": list(self.tiebreaks),
+        }
+
+    @classmethod
+    def from_keys(cls, totals: Sequence[int], keys: Sequence[tuple[int, ...]],
+                  tiebreaks: Sequence[str] = ()) -> Result:
+        """Rank seats by descending key tuples (total first, then tie-breakers); equal keys share."""
+        ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+        return cls(ranks=ranks, totals=tuple(totals), tiebreaks=tuple(tiebreaks))
+
+
+@dataclass(frozen=True)
+class MatchConfig(Generic[S]):
+    """What setup needs and what a decoded state is re-linked to: the fixed facts of a match."""
+
+    variant: str
+    options: BaseModel
+    seats: int
+    components: ComponentSet
+
+
+Bot = Callable[[Any, int, random.Random], BaseModel]
+"""A bot picks a move for `seat` in `state`, drawing any randomness from the given generator."""
+
+
+class Ruleset(ABC, Generic[S, M]):
+    """A game's rules engine. Subclasses set the class attributes and implement the methods.
+
+    The kernel calls only what is declared here; anything else a game has is private to it.
+    """
+
+    name: ClassVar[str]
+    """Registry key, lowercase with dashes (e.g. "carcassonne")."""
+    title: ClassVar[str]
+    engine_version: ClassVar[str]
+    """Bumped whenever a change could alter the fold of an existing record."""
+    rule_prefix: ClassVar[str] = ""
+    variants: ClassVar[Mapping[str, VariantInfo]]
+    default_variant: ClassVar[str]
+    options_model: ClassVar[type[BaseModel]]
+    components_model: ClassVar[type[ComponentSet]]
+    move_adapter: ClassVar[TypeAdapter[Any]]
+    """Validates a move's JSON into the game's discriminated union of pydantic move models."""
+
+    # ---- components, options, moves -------------------------------------------------
+    @abstractmethod
+    def default_components(self) -> ComponentSet:
+        """The component set shipped in the game's package."""
+
+    def parse_options(self, data: Mapping[str, Any] | None) -> BaseModel:
+        try:
+            return self.options_model.model_validate(dict(data or {}))
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "(root)"
+            raise InvalidOptionsError(f"option {where}: {first['msg']}") from None
+
+    def parse_move(self, data: Any) -> M:
+        """Turn move JSON into the game's move model, or raise a MalformedMoveError."""
+        try:
+            move: M = self.move_adapter.validate_python(data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "(move)"
+            raise MalformedMoveError(f"malformed move at {where}: {first['msg']}") from None
+        return move
+
+    def dump_move(self, move: BaseModel) -> dict[str, Any]:
+        data: dict[str, Any] = move.model_dump(mode="json")
+        return data
+
+    def move_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = self.move_adapter.json_schema()
+        return schema
+
+    # ---- the fold ------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, config: MatchConfig[S]) -> S:
+        """The starting state. Deterministic: any shuffle or deal is left to chance decisions."""
+
+    @abstractmethod
+    def decision(self, state: S) -> Decision:
+        """Who must act now, which chance event is pending, or that the match is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> Sequence[M]:
+        """Every legal move of `seat` now (empty when the seat is not to act)."""
+
+    @abstractmethod
+    def validate(self, state: S, seat: int, move: M) -> None:
+        """Raise IllegalMoveError naming the rule broken, or return if the move is legal.
+
+        The kernel has already checked that `seat` is to act and no chance is pending.
+        """
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, move: M) -> S:
+        """The state after a validated move. Must not mutate `state`."""
+
+    @abstractmethod
+    def resolve(self, state: S, outcome: JSON) -> S:
+        """The state after the pending chance event came out as `outcome`. Must not mutate."""
+
+    # ---- reading ---------------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]:
+        """The state as JSON, with everything `viewer` may not know removed."""
+
+    @abstractmethod
+    def score(self, state: S) -> ScoreSheet:
+        """Every scoring line so far (at the end, including final scoring)."""
+
+    def result(self, state: S, sheet: ScoreSheet) -> Result:
+        """Ranks by total; games with tie-breakers override this."""
+        totals = sheet.totals()
+        return Result.from_keys(totals, [(total,) for total in totals])
+
+    # ---- persistence ---------------------------------------------------------------
+    @abstractmethod
+    def encode_state(self, state: S) -> JSON:
+        """The complete state as JSON (for snapshots and the state hash)."""
+
+    @abstractmethod
+    def decode_state(self, data: JSON, config: MatchConfig[S]) -> S:
+        """Inverse of encode_state; `config` gives back what encode left out (components)."""
+
+    def state_hash(self, state: S) -> str:
+        return digest(self.encode_state(state))
+
+    # ---- undo, termination, bots ---------------------------------------------------
+    def undo_barrier(self, before: S, after: S, seat: int, move: M) -> bool:
+        """True when this move itself revealed hidden information (looking at a card, say), so
+        that it may not be taken back without consent. Chance events and other seats' moves
+        are barriers already; most games need not override this."""
+        return False
+
+    @abstractmethod
+    def max_events(self, config: MatchConfig[S]) -> int:
+        """An upper bound on moves plus chance events in a match, from the rulebook's limits."""
+
+    def bots(self) -> dict[str, Bot]:
+        """Named bots. Every game has at least "random" (uniform over legal moves)."""
+        return {"random": self.random_bot}
+
+    def random_bot(self, state: S, seat: int, rng: random.Random) -> M:
+        moves = self.legal_moves(state, seat)
+        return moves[rng.randrange(len(moves))]
+
+
+class OptionsModel(BaseModel):
+    """Base for a game's options: frozen, unknown options refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MoveModel(BaseModel):
+    """Base for a game's moves: frozen, unknown fields refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")

@@ -1,0 +1,446 @@
+"""The fold: a match's record, consumed entry by entry, gives its state and all derived facts.
+
+`MatchFold` is plain Python with no storage: the eventsourcing aggregate wraps one, verification
+runs one over a bundle in strict mode, and time travel is a fold of a prefix. Everything a command
+must check before appending (whose turn, legality, undo barriers) is asked of the fold, so the
+live path and the verifier apply literally the same rules.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .canonical import JSON, digest
+from .contract import Decision, MatchConfig, Result, Ruleset, ScoreLine, ScoreSheet
+from .errors import (
+    ChancePendingError,
+    ImpossibleOutcomeError,
+    MatchOverError,
+    NotYourTurnError,
+    UndoRefusedError,
+)
+from .record import (
+    CHANCE,
+    CREATED,
+    ENDED,
+    MOVE,
+    REDONE,
+    RETRACTED,
+    RULING,
+    SEED_REVEALED,
+    UNDO_ANSWERED,
+    UNDO_REQUESTED,
+    Entry,
+)
+from .registry import get_game
+
+UNDO_POLICIES = ("none", "own-turn", "consent", "arbiter-only")
+
+
+@dataclass
+class GameStep:
+    """One effective input to the rules engine: a move, a forced move (ruling) or a chance outcome."""
+
+    seq: int
+    kind: str  # "move", "forced" or "chance"
+    seat: int | None
+    data: JSON
+    secret: bool = False
+    barrier: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "seat": self.seat, "data": self.data,
+                "secret": self.secret, "barrier": self.barrier}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameStep:
+        return cls(data["seq"], data["kind"], data["seat"], data["data"], data["secret"], data["barrier"])
+
+
+@dataclass
+class UndoRequest:
+    """A pending, granted, declined or stale request to take moves back."""
+
+    id: str
+    seat: int
+    from_seq: int
+    requested_seq: int
+    consent_from: list[int]
+    arbiter_needed: bool
+    answers: dict[str, bool] = field(default_factory=dict)
+    status: str = "pending"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "seat": self.seat, "from_seq": self.from_seq,
+                "requested_seq": self.requested_seq, "consent_from": self.consent_from,
+                "arbiter_needed": self.arbiter_needed, "answers": self.answers, "status": self.status}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UndoRequest:
+        return cls(**data)
+
+    def granted(self) -> bool:
+        if self.answers.get("arbiter") is True:
+            return True
+        if self.arbiter_needed:
+            return False
+        return all(self.answers.get(str(seat)) is True for seat in self.consent_from)
+
+
+class MatchFold:
+    """The derived state of one match after the entries consumed so far."""
+
+    def __init__(self, created: Entry) -> None:
+        if created.kind != CREATED or created.seq != 1:
+            raise ValueError("a match record starts with its created event at seq 1")
+        header = created.payload
+        self.match_id: str = created.stream
+        self.header: dict[str, Any] = header
+        self.ruleset: Ruleset[Any, Any] = get_game(header["game"])
+        options = self.ruleset.parse_options(header["options"])
+        self.config: MatchConfig[Any] = MatchConfig(
+            variant=header["variant"], options=options, seats=len(header["seats"]),
+            components=_components_for(self.ruleset, header),
+        )
+        self.seq = 1
+        self.head = created.hash
+        self.steps: list[GameStep] = []
+        self.retracted: dict[int, int] = {}
+        self.retractions: dict[int, dict[str, Any]] = {}
+        self.redo_candidate: int | None = None
+        self.last_ruling_seq = 0
+        self.last_ruling: dict[str, Any] = {}
+        self.secret_reveal: dict[int, int | None] = {}
+        self.hidden_chance: dict[int, JSON] = {}
+        self.undo: dict[str, UndoRequest] = {}
+        self.seed: str | None = None
+        self.penalties: list[dict[str, Any]] = []
+        self.status = "active"
+        self.end: dict[str, Any] | None = None
+        self.last_at = created.at
+        self.created_at = created.at
+        self._refold()
+
+    # ---- reading -------------------------------------------------------------------
+    @property
+    def seats(self) -> int:
+        return self.config.seats
+
+    @property
+    def randomness(self) -> str:
+        return str(self.header["randomness"])
+
+    @property
+    def undo_policy(self) -> str:
+        return str(self.header["undo_policy"])
+
+    def score_sheet(self) -> ScoreSheet:
+        sheet = self.ruleset.score(self.state)
+        extra = [ScoreLine(p["seat"], -p["points"], "penalty", "RULING", p.get("reason", ""),
+                           {"ruling_seq": p["seq"]}) for p in self.penalties]
+        return sheet.with_lines(extra)
+
+    def state_hash(self) -> str:
+        return digest({"game": self.ruleset.state_hash(self.state), "status": self.status})
+
+    def effective_steps(self) -> list[GameStep]:
+        return list(self.steps)
+
+    # ---- checks shared by commands and verification -------------------------------------
+    def check_active(self) -> None:
+        if self.status != "active":
+            raise MatchOverError("the match is over: nothing more can be played")
+
+    def check_move(self, seat: int, move_json: Any) -> Any:
+        """Parse and validate a seat's move against the current state; return the parsed move."""
+        self.check_active()
+        if self.decision.chance is not None:
+            raise ChancePendingError(f"waiting for a chance outcome ({self.decision.chance.kind}), not a move")
+        if not 0 <= seat < self.seats:
+            raise NotYourTurnError(f"there is no seat {seat} in this match")
+        if seat not in self.decision.seats:
+            waiting = ", ".join(str(s) for s in self.decision.seats) or "nobody"
+            raise NotYourTurnError(f"seat {seat} is not to act now (waiting for seat {waiting})")
+        move = self.ruleset.parse_move(move_json)
+        self.ruleset.validate(self.state, seat, move)
+        return move
+
+    def check_outcome(self, outcome: JSON) -> None:
+        """A recorded outcome must be one the pending chance event could have produced."""
+        self.check_active()
+        spec = self.decision.chance
+        if spec is None:
+            raise ImpossibleOutcomeError("no chance event is pending: the match waits for a move")
+        if spec.weight_of(outcome) <= 0:
+            raise ImpossibleOutcomeError(
+                f"{outcome!r} cannot come out of {spec.kind} now (it is not among the remaining outcomes)"
+            )
+
+    def own_undo_allowed(self, seat: int, from_seq: int) -> bool:
+        """True when `seat` may take back its moves from `from_seq` with nobody's consent: since
+        then only that seat moved, no chance was drawn and nothing hidden was revealed."""
+        if from_seq <= self.last_ruling_seq:
+            return False
+        tail = [step for step in self.steps if step.seq >= from_seq]
+        return all(step.kind == "move" and step.seat == seat and not step.barrier for step in tail)
+
+    def check_undo_target(self, seat: int, from_seq: int) -> None:
+        self.check_active()
+        if self.undo_policy == "none":
+            raise UndoRefusedError("undo is off for this match (policy: none)")
+        target = next((step for step in self.steps if step.seq == from_seq), None)
+        if target is None or target.kind != "move":
+            raise UndoRefusedError(f"event {from_seq} is not a move that can be taken back")
+        if target.seat != seat:
+            raise UndoRefusedError(f"event {from_seq} is seat {target.seat}'s move, not seat {seat}'s")
+
+    def last_move_of(self, seat: int) -> int | None:
+        for step in reversed(self.steps):
+            if step.kind == "move" and step.seat == seat:
+                return step.seq
+        return None
+
+    def result(self, reason: str, ranks: list[int] | None = None, forfeits: tuple[int, ...] = ()) -> Result:
+        sheet = self.score_sheet()
+        totals = sheet.totals()
+        if ranks is not None:
+            return Result(tuple(ranks), totals, ("adjudicated by an arbiter",))
+        if forfeits:
+            keys = [(0 if seat in forfeits else 1, totals[seat]) for seat in range(self.seats)]
+            return Result.from_keys(totals, keys, ("forfeit ranks last",))
+        return self.ruleset.result(self.state, sheet)
+
+    # ---- consuming entries ---------------------------------------------------------
+    def consume(self, entry: Entry) -> None:
+        """Advance the fold by one entry (already chain-checked by whoever read it)."""
+        if entry.seq != self.seq + 1:
+            raise ValueError(f"entry {entry.seq} does not follow {self.seq}")
+        handler = _HANDLERS.get(entry.kind)
+        if handler is None:
+            raise ValueError(f"unknown event kind {entry.kind!r}")
+        handler(self, entry)
+        self.seq = entry.seq
+        self.head = entry.hash
+        self.last_at = entry.at
+
+    def _on_move(self, entry: Entry) -> None:
+        payload = entry.payload
+        self._apply_move(entry.seq, payload["seat"], payload["move"], "move")
+        self._touch()
+
+    def _on_chance(self, entry: Entry) -> None:
+        spec = self.decision.chance
+        if spec is None:
+            raise ValueError(f"entry {entry.seq}: chance outcome while no chance event is pending")
+        if spec.visible_to != "all":
+            self.hidden_chance[entry.seq] = list(spec.visible_to) if isinstance(spec.visible_to, tuple) \
+                else spec.visible_to
+        self._apply_chance(entry.seq, entry.payload["outcome"])
+        self._touch()
+
+    def _on_undo_requested(self, entry: Entry) -> None:
+        payload = entry.payload
+        self.undo[payload["request"]] = UndoRequest(
+            id=payload["request"], seat=payload["seat"], from_seq=payload["from_seq"],
+            requested_seq=entry.seq, consent_from=list(payload["consent_from"]),
+            arbiter_needed=payload["arbiter_needed"],
+        )
+
+    def _on_undo_answered(self, entry: Entry) -> None:
+        payload = entry.payload
+        request = self.undo[payload["request"]]
+        who = "arbiter" if payload.get("seat") is None else str(payload["seat"])
+        request.answers[who] = bool(payload["accept"])
+        if not payload["accept"]:
+            request.status = "declined"
+        elif request.granted():
+            request.status = "granted"
+
+    def _on_retracted(self, entry: Entry) -> None:
+        payload = entry.payload
+        from_seq = payload["from_seq"]
+        kept = [step for step in self.steps if step.seq < from_seq]
+        removed = [step for step in self.steps if step.seq >= from_seq]
+        for step in removed:
+            self.retracted[step.seq] = entry.seq
+        self.retractions[entry.seq] = {
+            "from_seq": from_seq, "to_seq": removed[-1].seq if removed else from_seq,
+            "request": payload.get("request"), "steps": [step.to_json() for step in removed],
+            "authority": payload["authority"], "seat": payload.get("seat"),
+        }
+        request = self.undo.get(payload.get("request") or "")
+        if request is not None:
+            request.status = "done"
+        self.steps = kept
+        self._refold()
+        self._touch(keep_redo=True)
+        self.redo_candidate = entry.seq
+
+    def _on_redone(self, entry: Entry) -> None:
+        retraction = self.retractions[entry.payload["retraction"]]
+        for data in retraction["steps"]:
+            step = GameStep.from_json(data)
+            self.retracted.pop(step.seq, None)
+            self.steps.append(step)
+        retraction["redone"] = entry.seq
+        self._refold()
+        self._touch()
+
+    def _on_seed_revealed(self, entry: Entry) -> None:
+        self.seed = entry.payload["seed"]
+
+    def _on_ruling(self, entry: Entry) -> None:
+        payload = entry.payload
+        kind = payload["ruling"]
+        if kind == "penalty":
+            self.penalties.append({"seat": payload["seat"], "points": payload["points"],
+                                   "reason": payload.get("note", ""), "seq": entry.seq})
+        elif kind == "illegal-move-stands":
+            self._apply_move(entry.seq, payload["seat"], payload["move"], "forced")
+        self.last_ruling_seq = entry.seq
+        self.last_ruling = dict(payload)
+        self._touch()
+
+    def _on_ended(self, entry: Entry) -> None:
+        self.status = "ended"
+        self.end = entry.payload
+
+    # ---- mechanics -------------------------------------------------------------------
+    def _touch(self, keep_redo: bool = False) -> None:
+        """Something changed the game: pending undo requests no longer describe it."""
+        for request in self.undo.values():
+            if request.status == "pending":
+                request.status = "stale"
+        if not keep_redo:
+            self.redo_candidate = None
+
+    def _apply_move(self, seq: int, seat: int, move_json: JSON, kind: str) -> None:
+        ruleset = self.ruleset
+        move = ruleset.parse_move(move_json)
+        before, decision = self.state, self.decision
+        after = ruleset.apply(before, seat, move)
+        self.state, self.decision = after, ruleset.decision(after)
+        step = GameStep(seq, kind, seat, move_json, secret=decision.secret,
+                        barrier=ruleset.undo_barrier(before, after, seat, move))
+        self.steps.append(step)
+        if decision.secret:
+            self.secret_reveal[seq] = None
+            if self._secret_group_complete(decision):
+                for pending, revealed in self.secret_reveal.items():
+                    if revealed is None:
+                        self.secret_reveal[pending] = seq
+                step.barrier = True
+
+    def _secret_group_complete(self, before: Decision) -> bool:
+        after = self.decision
+        if not after.secret or after.chance is not None:
+            return True
+        pending_seats = {s.seat for s in self.steps if s.secret and self.secret_reveal.get(s.seq) is None}
+        return bool(pending_seats & set(after.seats)) or not set(after.seats) <= set(before.seats)
+
+    def _apply_chance(self, seq: int, outcome: JSON) -> None:
+        self.state = self.ruleset.resolve(self.state, outcome)
+        self.decision = self.ruleset.decision(self.state)
+        self.steps.append(GameStep(seq, "chance", None, outcome, barrier=True))
+
+    def _refold(self) -> None:
+        """Rebuild the game state from setup through the prelude and every effective step."""
+        ruleset = self.ruleset
+        state = ruleset.setup(self.config)
+        for step in self.header.get("prelude", []):
+            state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
+        for step in self.steps:
+            state = _apply_step(ruleset, state, step.kind, step.seat, step.data)
+        self.state, self.decision = state, ruleset.decision(state)
+
+    # ---- snapshots -------------------------------------------------------------------
+    def to_snapshot(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id, "header": self.header, "seq": self.seq, "head": self.head,
+            "state": self.ruleset.encode_state(self.state),
+            "steps": [step.to_json() for step in self.steps],
+            "retracted": {str(k): v for k, v in self.retracted.items()},
+            "retractions": {str(k): v for k, v in self.retractions.items()},
+            "redo_candidate": self.redo_candidate, "last_ruling_seq": self.last_ruling_seq,
+            "last_ruling": self.last_ruling,
+            "secret_reveal": {str(k): v for k, v in self.secret_reveal.items()},
+            "hidden_chance": {str(k): v for k, v in self.hidden_chance.items()},
+            "undo": {k: v.to_json() for k, v in self.undo.items()},
+            "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
+            "last_at": self.last_at, "created_at": self.created_at,
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> MatchFold:
+        fold = cls.__new__(cls)
+        header = data["header"]
+        fold.match_id = data["match_id"]
+        fold.header = header
+        fold.ruleset = get_game(header["game"])
+        fold.config = MatchConfig(
+            variant=header["variant"], options=fold.ruleset.parse_options(header["options"]),
+            seats=len(header["seats"]), components=_components_for(fold.ruleset, header),
+        )
+        fold.seq, fold.head = data["seq"], data["head"]
+        fold.state = fold.ruleset.decode_state(data["state"], fold.config)
+        fold.decision = fold.ruleset.decision(fold.state)
+        fold.steps = [GameStep.from_json(step) for step in data["steps"]]
+        fold.retracted = {int(k): v for k, v in data["retracted"].items()}
+        fold.retractions = {int(k): v for k, v in data["retractions"].items()}
+        fold.redo_candidate = data["redo_candidate"]
+        fold.last_ruling_seq = data["last_ruling_seq"]
+        fold.last_ruling = data["last_ruling"]
+        fold.secret_reveal = {int(k): v for k, v in data["secret_reveal"].items()}
+        fold.hidden_chance = {int(k): v for k, v in data["hidden_chance"].items()}
+        fold.undo = {k: UndoRequest.from_json(v) for k, v in data["undo"].items()}
+        fold.seed, fold.penalties = data["seed"], data["penalties"]
+        fold.status, fold.end = data["status"], data["end"]
+        fold.last_at, fold.created_at = data["last_at"], data["created_at"]
+        return fold
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MatchFold:
+        """Cheap copy for the aggregate cache: the ruleset, config and game states are immutable
+        values and are shared; only the fold's own containers are copied."""
+        clone = MatchFold.__new__(MatchFold)
+        clone.__dict__.update(self.__dict__)
+        clone.steps = list(self.steps)
+        clone.retracted = dict(self.retracted)
+        clone.retractions = copy.deepcopy(self.retractions, memo)
+        clone.secret_reveal = dict(self.secret_reveal)
+        clone.hidden_chance = dict(self.hidden_chance)
+        clone.undo = copy.deepcopy(self.undo, memo)
+        clone.penalties = list(self.penalties)
+        return clone
+
+
+def _apply_step(ruleset: Ruleset[Any, Any], state: Any, kind: str, seat: int | None, data: JSON) -> Any:
+    if kind == "chance":
+        return ruleset.resolve(state, data)
+    return ruleset.apply(state, seat, ruleset.parse_move(data))
+
+
+def _components_for(ruleset: Ruleset[Any, Any], header: dict[str, Any]) -> Any:
+    """The component set named by the created event: the shipped default, or the custom set
+    registered under its hash (see components_store)."""
+    from .component_store import lookup
+
+    wanted = header["components"]["hash"]
+    default = ruleset.default_components()
+    if default.content_hash() == wanted:
+        return default
+    return lookup(ruleset, wanted)
+
+
+_HANDLERS = {
+    MOVE: MatchFold._on_move,
+    CHANCE: MatchFold._on_chance,
+    UNDO_REQUESTED: MatchFold._on_undo_requested,
+    UNDO_ANSWERED: MatchFold._on_undo_answered,
+    RETRACTED: MatchFold._on_retracted,
+    REDONE: MatchFold._on_redone,
+    SEED_REVEALED: MatchFold._on_seed_revealed,
+    RULING: MatchFold._on_ruling,
+    ENDED: MatchFold._on_ended,
+}

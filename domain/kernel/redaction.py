@@ -1,0 +1,54 @@
+"""Redaction of recorded events for a viewer: the log shows each viewer only what it may know.
+
+Two kinds of entry can carry hidden information, and the kernel handles both for every game:
+- a secret simultaneous move stays hidden from other seats until the whole group has chosen;
+- a chance outcome drawn face down (or into one seat's hand) stays hidden from everyone else.
+Hidden payloads are replaced, their salts and derivation indices dropped (either would let a
+viewer recompute the secret); the hash stays so the chain can still be followed. Arbiters see all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .fold import MatchFold
+from .record import CHANCE, MOVE, Entry
+from .viewers import Viewer
+
+
+def _chance_visible(fold: MatchFold, seq: int, viewer: Viewer) -> bool:
+    visibility = fold.hidden_chance.get(seq, "all")
+    if visibility == "all" or viewer.sees_all:
+        return True
+    if visibility == "none":
+        return False
+    return viewer.kind == "seat" and viewer.seat in visibility
+
+
+def _move_visible(fold: MatchFold, seq: int, seat: int, viewer: Viewer, as_of: int) -> bool:
+    if seq not in fold.secret_reveal or viewer.sees_all or viewer.is_seat(seat):
+        return True
+    revealed = fold.secret_reveal[seq]
+    return revealed is not None and revealed <= as_of
+
+
+def redact(entry: Entry, fold: MatchFold, viewer: Viewer, as_of: int | None = None) -> dict[str, Any]:
+    """The entry as JSON for `viewer`, judged by what is known at `as_of` (default: the head)."""
+    data = entry.to_json()
+    as_of = fold.seq if as_of is None else as_of
+    payload = dict(entry.payload)
+    hidden = False
+    if entry.kind == MOVE and not _move_visible(fold, entry.seq, payload["seat"], viewer, as_of):
+        payload = {"seat": payload["seat"], "hidden": True}
+        hidden = True
+    elif entry.kind == CHANCE and not _chance_visible(fold, entry.seq, viewer):
+        payload = {"kind": payload["kind"], "hidden": True}
+        hidden = True
+    if not viewer.sees_all:
+        payload.pop("salt", None)
+    data["payload"] = payload
+    if hidden:
+        data["redacted"] = True
+    if entry.seq in fold.retracted:
+        data["retracted_by"] = fold.retracted[entry.seq]
+    return data

@@ -1,0 +1,42 @@
+"""The registry of games: name -> ruleset. The API, CLI and conformance suite iterate it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .contract import Ruleset
+from .errors import UnknownGameError
+
+_REGISTRY: dict[str, Ruleset[Any, Any]] = {}
+
+
+def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
+    """Add a game. Re-registering the same name with another engine is a programming error."""
+    existing = _REGISTRY.get(ruleset.name)
+    if existing is not None and type(existing) is not type(ruleset):
+        raise ValueError(f"game {ruleset.name!r} is already registered")
+    _REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def unregister(name: str) -> None:
+    _REGISTRY.pop(name, None)
+
+
+def get_game(name: str) -> Ruleset[Any, Any]:
+    _load_builtin_games()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise UnknownGameError(f"unknown game {name!r} (known: {known})") from None
+
+
+def all_games() -> dict[str, Ruleset[Any, Any]]:
+    _load_builtin_games()
+    return dict(sorted(_REGISTRY.items()))
+
+
+def _load_builtin_games() -> None:
+    """Import domain.games once so the product games register themselves."""
+    import domain.games  # noqa: F401

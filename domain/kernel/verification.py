@@ -1,0 +1,384 @@
+"""Verification: the adjudicator's tool. Re-fold a whole record and check everything.
+
+In order, for every event: its place in the sequence, the hash chain, the server signature, and
+then what it claims: a move must be legal for the seat to act (rule ID on failure), a chance
+outcome must have been possible and, once the seed is revealed, equal to what the seed derives;
+undo must have had its authority; the final scores and result must be what the rules give. Then
+the annotations' chain and the bundle's trailer. The report names the first divergence with its
+sequence number, the check, the rule ID and both values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import component_store
+from .bundle import Bundle, read_bundle
+from .canonical import JSON, digest
+from .chance import derive_outcome, derive_salt
+from .errors import BundleError, RingsideError
+from .fold import MatchFold
+from .integrity import GENESIS
+from .record import (
+    ANNOTATIONS_OPENED,
+    CHANCE,
+    CREATED,
+    ENDED,
+    MOVE,
+    RETRACTED,
+    RULING,
+    SEED_REVEALED,
+    Entry,
+)
+from .registry import get_game
+
+CHECKS = ("format", "sequence", "chain", "signature", "header", "legality", "chance", "seed", "undo",
+          "ruling", "score", "annotations", "trailer")
+
+
+@dataclass
+class Divergence:
+    """The first place where the record and a re-fold (or the cryptography) disagree."""
+
+    check: str
+    message: str
+    seq: int | None = None
+    stream: str = "match"
+    rule: str | None = None
+    expected: JSON = None
+    actual: JSON = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"check": self.check, "message": self.message, "seq": self.seq, "stream": self.stream,
+                "rule": self.rule, "expected": self.expected, "actual": self.actual}
+
+
+@dataclass
+class Report:
+    ok: bool
+    match_id: str | None = None
+    game: str | None = None
+    events: int = 0
+    annotations: int = 0
+    checked: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    divergence: Divergence | None = None
+    final_state_hash: str | None = None
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"OK: {self.events} events and {self.annotations} annotation events verified"
+        d = self.divergence
+        assert d is not None
+        where = f"event {d.seq}" if d.seq is not None else "bundle"
+        if d.stream == "annotations" and d.seq is not None:
+            where = f"annotation event {d.seq}"
+        rule = f" [{d.rule}]" if d.rule else ""
+        return f"FAILED at {where}: {d.check}{rule}: {d.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "match_id": self.match_id, "game": self.game, "events": self.events,
+                "annotations": self.annotations, "checked": self.checked, "notes": self.notes,
+                "keys": self.keys, "final_state_hash": self.final_state_hash,
+                "divergence": self.divergence.to_json() if self.divergence else None,
+                "summary": self.summary()}
+
+
+class _Failed(Exception):
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(divergence.message)
+        self.divergence = divergence
+
+
+def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False,
+                  trusted_keys: dict[str, str] | None = None) -> Report:
+    """Verify a bundle's text. Never raises for bad input: problems become the report."""
+    report = Report(ok=False)
+    try:
+        bundle = read_bundle(text, strict=False)
+    except BundleError as error:
+        report.divergence = Divergence("format", error.message)
+        return report
+    report.match_id = bundle.header.get("match_id")
+    report.game = bundle.header.get("game")
+    report.events = len(bundle.entries)
+    report.annotations = len(bundle.annotations)
+    report.keys = sorted(bundle.keys)
+    try:
+        _verify(bundle, report, allow_engine_mismatch, trusted_keys)
+    except _Failed as failed:
+        report.divergence = failed.divergence
+        return report
+    report.ok = True
+    return report
+
+
+def _count(report: Report, check: str) -> None:
+    report.checked[check] = report.checked.get(check, 0) + 1
+
+
+def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
+            trusted_keys: dict[str, str] | None) -> None:
+    keys = bundle.keys
+    if trusted_keys is not None:
+        untrusted = sorted(set(keys) - set(trusted_keys))
+        if untrusted or any(trusted_keys[k] != v for k, v in keys.items() if k in trusted_keys):
+            raise _Failed(Divergence("signature", f"the bundle is signed with keys not trusted here: {untrusted}"))
+    problem_by_seq = {seq: message for _, message, seq in bundle.problems if seq is not None}
+    other_problems = [message for _, message, seq in bundle.problems if seq is None]
+    if bundle.problems and not problem_by_seq:
+        raise _Failed(Divergence("format", other_problems[0]))
+    entries = bundle.entries
+    if not entries:
+        raise _Failed(Divergence("format", "the bundle holds no events"))
+    match_id = bundle.header.get("match_id")
+    seed = next((e.payload.get("seed") for e in entries if e.kind == SEED_REVEALED), None)
+    fold: MatchFold | None = None
+    prev = GENESIS
+    expected_seq = 1
+    for entry in entries:
+        if expected_seq in problem_by_seq:
+            raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq))
+        _check_link(entry, expected_seq, prev, match_id, keys, report, "match")
+        if entry.kind == CREATED:
+            fold = _check_created(entry, bundle, seed, report, allow_engine_mismatch)
+        else:
+            if fold is None:
+                raise _Failed(Divergence("sequence", "the record does not start with a created event", seq=1))
+            _check_claim(fold, entry, seed, report)
+            try:
+                fold.consume(entry)
+            except Exception as error:  # an engine that cannot fold the record is a divergence
+                raise _Failed(Divergence("legality", f"the event cannot be applied: {error}",
+                                         seq=entry.seq)) from None
+        prev = entry.hash
+        expected_seq += 1
+    if expected_seq in problem_by_seq:
+        raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq))
+    counts = bundle.header.get("counts", {})
+    if counts.get("events") != len(entries):
+        raise _Failed(Divergence("format", "the header's event count does not match the events",
+                                 expected=counts.get("events"), actual=len(entries)))
+    assert fold is not None
+    if fold.randomness == "recorded":
+        report.notes.append("recorded randomness: every outcome was checked to be possible; "
+                            "fairness of a physical table cannot be checked")
+    elif seed is None and any(e.kind == CHANCE for e in entries):
+        report.notes.append("the seed is not revealed yet: chance outcomes were checked to be possible, "
+                            "not yet against the seed")
+    if fold.status != "ended":
+        report.notes.append("the match is still in progress")
+    report.final_state_hash = fold.state_hash()
+    _check_annotations(bundle, match_id, keys, report, counts)
+    if other_problems:
+        raise _Failed(Divergence("format", other_problems[0]))
+    if not bundle.trailer_valid():
+        raise _Failed(Divergence("trailer", "the bundle's trailer does not match its content "
+                                 "(a byte outside the events changed, or the signature is wrong)",
+                                 expected=bundle.trailer.get("sha256"), actual=bundle.body_sha256))
+    _count(report, "trailer")
+
+
+def _check_link(entry: Entry, expected_seq: int, prev: str, stream: str | None, keys: dict[str, str],
+                report: Report, label: str) -> None:
+    where = "annotations" if label == "annotations" else "match"
+    if entry.seq != expected_seq:
+        raise _Failed(Divergence("sequence", "events are missing or out of order", seq=expected_seq,
+                                 stream=where, expected=expected_seq, actual=entry.seq))
+    if entry.stream != stream:
+        raise _Failed(Divergence("sequence", "the event belongs to another stream", seq=entry.seq,
+                                 stream=where, expected=stream, actual=entry.stream))
+    if entry.prev != prev:
+        raise _Failed(Divergence("chain", "the event does not link to the previous event's hash",
+                                 seq=entry.seq, stream=where, expected=prev, actual=entry.prev))
+    recomputed = entry.expected_hash()
+    if entry.hash != recomputed:
+        raise _Failed(Divergence("chain", "the event's content does not match its hash (altered)",
+                                 seq=entry.seq, stream=where, expected=recomputed, actual=entry.hash))
+    _count(report, "chain")
+    public = keys.get(entry.key)
+    if public is None or not entry.signature_valid(public):
+        raise _Failed(Divergence("signature", "the server signature on this event is not valid",
+                                 seq=entry.seq, stream=where, expected=f"valid signature by {entry.key}",
+                                 actual=entry.sig[:32] + "…"))
+    _count(report, "signature")
+
+
+def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Report,
+                   allow_engine_mismatch: bool) -> MatchFold:
+    header = entry.payload
+    if entry.seq != 1:
+        raise _Failed(Divergence("sequence", "a second created event", seq=entry.seq))
+    if entry.stream != bundle.header.get("match_id") or header.get("match_id") != entry.stream:
+        raise _Failed(Divergence("header", "the match ID differs between header and record", seq=1,
+                                 expected=entry.stream, actual=bundle.header.get("match_id")))
+    try:
+        ruleset = get_game(header["game"])
+    except RingsideError as error:
+        raise _Failed(Divergence("header", error.message, seq=1)) from None
+    if bundle.header.get("game") != header["game"]:
+        raise _Failed(Divergence("header", "the header names another game", seq=1,
+                                 expected=header["game"], actual=bundle.header.get("game")))
+    if header["engine_version"] != ruleset.engine_version:
+        if not allow_engine_mismatch:
+            raise _Failed(Divergence(
+                "header", "recorded under another rules-engine version; replaying it under this one "
+                "must be chosen explicitly (--allow-engine-mismatch)", seq=1,
+                expected=header["engine_version"], actual=ruleset.engine_version))
+        report.notes.append(f"replayed under engine {ruleset.engine_version}, recorded under "
+                            f"{header['engine_version']} (explicitly allowed)")
+    content_hash = digest(bundle.components)
+    if content_hash != header["components"]["hash"]:
+        raise _Failed(Divergence("header", "the bundle's component set is not the one the match used", seq=1,
+                                 expected=header["components"]["hash"], actual=content_hash))
+    try:
+        components = ruleset.components_model.model_validate(bundle.components)
+    except Exception as error:
+        raise _Failed(Divergence("header", f"the component set does not validate: {error}", seq=1)) from None
+    component_store.remember(ruleset, components)
+    if seed is not None:
+        try:
+            seed_commitment = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
+        except ValueError:
+            seed_commitment = "not hex"
+        if seed_commitment != header["seed_commitment"]:
+            revealed = next(e.seq for e in bundle.entries if e.kind == SEED_REVEALED)
+            raise _Failed(Divergence("seed", "the revealed seed does not match the commitment made at creation",
+                                     seq=revealed, expected=header["seed_commitment"], actual=seed_commitment))
+        _count(report, "seed")
+    try:
+        fold = MatchFold(entry)
+    except RingsideError as error:
+        raise _Failed(Divergence("header", error.message, seq=1)) from None
+    _count(report, "header")
+    return fold
+
+
+def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
+    """Check what the entry claims against the fold before it is consumed."""
+    payload = entry.payload
+    seq = entry.seq
+    if entry.kind == MOVE:
+        actor = entry.actor
+        if actor.get("kind") == "seat" and actor.get("seat") != payload.get("seat"):
+            raise _Failed(Divergence("legality", "a player moved for another seat", seq=seq,
+                                     expected=payload.get("seat"), actual=actor.get("seat")))
+        try:
+            fold.check_move(payload["seat"], payload["move"])
+        except RingsideError as error:
+            raise _Failed(Divergence("legality", error.message, seq=seq, rule=getattr(error, "rule", None),
+                                     expected="a legal move", actual=payload["move"])) from None
+        if seed is not None and fold.decision.secret:
+            _check_salt(fold, entry, seed)
+        _count(report, "legality")
+    elif entry.kind == CHANCE:
+        _check_chance(fold, entry, seed, report)
+    elif entry.kind == RETRACTED:
+        _check_retraction(fold, entry)
+        _count(report, "undo")
+    elif entry.kind == RULING:
+        if entry.actor.get("kind") != "arbiter":
+            raise _Failed(Divergence("ruling", "a ruling not made by an arbiter", seq=seq,
+                                     expected="arbiter", actual=entry.actor.get("kind")))
+        _count(report, "ruling")
+    elif entry.kind == ENDED:
+        _check_end(fold, entry)
+        _count(report, "score")
+
+
+def _check_salt(fold: MatchFold, entry: Entry, seed: str) -> None:
+    expected = derive_salt(seed, fold.match_id, entry.seq)
+    if entry.payload.get("salt") != expected:
+        raise _Failed(Divergence("seed", "the hidden event's salt is not the one the seed derives",
+                                 seq=entry.seq, expected=expected, actual=entry.payload.get("salt")))
+
+
+def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
+    payload = entry.payload
+    try:
+        fold.check_outcome(payload["outcome"])
+    except RingsideError as error:
+        raise _Failed(Divergence("chance", error.message, seq=entry.seq, actual=payload["outcome"])) from None
+    spec = fold.decision.chance
+    assert spec is not None
+    if payload.get("kind") != spec.kind:
+        raise _Failed(Divergence("chance", "the outcome answers another chance event", seq=entry.seq,
+                                 expected=spec.kind, actual=payload.get("kind")))
+    if fold.randomness == "server":
+        if payload.get("derivation", {}).get("mode") != "server":
+            raise _Failed(Divergence("chance", "a server-mode match with an outcome not derived from the seed",
+                                     seq=entry.seq))
+        if seed is not None:
+            derived = derive_outcome(seed, fold.match_id, fold.header["entropy"], entry.seq, spec)
+            claimed = {"outcome": payload["outcome"], "index": payload["derivation"].get("index"),
+                       "draw": payload["derivation"].get("draw")}
+            wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}
+            if digest(claimed) != digest(wanted):
+                raise _Failed(Divergence("chance", "the outcome is not the one the revealed seed derives",
+                                         seq=entry.seq, expected=wanted, actual=claimed))
+    if seed is not None and spec.visible_to != "all":
+        _check_salt(fold, entry, seed)
+    _count(report, "chance")
+
+
+def _check_retraction(fold: MatchFold, entry: Entry) -> None:
+    payload = entry.payload
+    authority = payload.get("authority")
+    request = fold.undo.get(payload.get("request") or "")
+    ok = False
+    if authority == "own":
+        ok = (request is not None and fold.undo_policy in ("own-turn", "consent")
+              and fold.own_undo_allowed(request.seat, payload["from_seq"]))
+    elif authority == "consent":
+        ok = request is not None and request.granted() and fold.undo_policy == "consent"
+    elif authority == "arbiter":
+        ok = (request is not None and request.answers.get("arbiter") is True) or \
+            entry.actor.get("kind") == "arbiter"
+    if not ok:
+        raise _Failed(Divergence("undo", f"a retraction without the authority it claims ({authority})",
+                                 seq=entry.seq, expected="a granted undo", actual=authority))
+
+
+def _check_end(fold: MatchFold, entry: Entry) -> None:
+    payload = entry.payload
+    reason = payload.get("reason")
+    if reason == "completed" and not fold.decision.over:
+        raise _Failed(Divergence("score", "the match was ended before the rules say it is over", seq=entry.seq))
+    ruling = fold.last_ruling
+    ranks = ruling.get("ranks") if reason == "adjudicated-result" else None
+    forfeits = (ruling["seat"],) if reason == "forfeit" and "seat" in ruling else ()
+    result = fold.result(str(reason), ranks, forfeits).to_json()
+    scores = fold.score_sheet().to_json()
+    if digest(scores) != digest(payload.get("scores")):
+        raise _Failed(Divergence("score", "the recorded final scores differ from the re-fold's", seq=entry.seq,
+                                 expected=scores["totals"], actual=(payload.get("scores") or {}).get("totals")))
+    if digest(result) != digest(payload.get("result")):
+        raise _Failed(Divergence("score", "the recorded result differs from the re-fold's", seq=entry.seq,
+                                 expected=result, actual=payload.get("result")))
+
+
+def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str], report: Report,
+                       counts: dict[str, Any]) -> None:
+    annotations = bundle.annotations
+    if counts.get("annotations") != len(annotations):
+        raise _Failed(Divergence("annotations", "the header's annotation count does not match",
+                                 stream="annotations", expected=counts.get("annotations"),
+                                 actual=len(annotations)))
+    prev = GENESIS
+    stream = f"{match_id}/annotations"
+    hashes = {entry.seq: entry.hash for entry in bundle.entries}
+    for expected_seq, entry in enumerate(annotations, start=1):
+        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations")
+        if expected_seq == 1 and entry.kind != ANNOTATIONS_OPENED:
+            raise _Failed(Divergence("annotations", "the annotation stream does not start opened",
+                                     seq=1, stream="annotations"))
+        anchor = entry.payload.get("seq")
+        if anchor is not None and "hash" in entry.payload and hashes.get(anchor) != entry.payload["hash"]:
+            raise _Failed(Divergence("annotations", "an annotation is anchored to an event hash not in the record",
+                                     seq=entry.seq, stream="annotations", expected=hashes.get(anchor),
+                                     actual=entry.payload["hash"]))
+        prev = entry.hash
+        _count(report, "annotations")
