@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import os
 from typing import Any
 
 from .contract import Ruleset
@@ -38,5 +40,9 @@ def all_games() -> dict[str, Ruleset[Any, Any]]:
 
 
 def _load_builtin_games() -> None:
-    """Import domain.games once so the product games register themselves."""
+    """Import domain.games so the product games register themselves, and any extra game modules
+    named in RINGSIDE_EXTRA_GAMES (comma-separated module paths; used to serve test games)."""
     import domain.games  # noqa: F401
+
+    for module in filter(None, (m.strip() for m in os.environ.get("RINGSIDE_EXTRA_GAMES", "").split(","))):
+        importlib.import_module(module)

@@ -34,6 +34,7 @@ from domain.kernel.contract import (
     VariantInfo,
 )
 from domain.kernel.errors import IllegalMoveError
+from domain.kernel.registry import register
 from domain.kernel.viewers import Viewer
 
 
@@ -237,4 +238,4 @@ class DiceVote(Ruleset[State, Any]):
         return config.seats * options.hand_size + options.rounds * per_round + 10
 
 
-RULESET = DiceVote()
+RULESET = register(DiceVote())
