@@ -69,12 +69,19 @@ class TileType(_Frozen):
     edges: str = Field(pattern=r"^[CRF]{4}$")
     description: str = ""
     features: tuple[TileFeature, ...] = ()
+    illustrations: tuple[str, ...] = ()
+    """Small picture letter per copy ("" for none): stored, but without rules effect here
+    (BT-10.2, AMB-23); other expansions may give them meaning."""
+    seed_design: str = ""
+    """The rules digest's design number (T01..T16) for expansion tiles (BT-10.5)."""
 
     @model_validator(mode="after")
     def _geometry(self) -> TileType:
         ids = [feature.id for feature in self.features]
         if len(set(ids)) != len(ids):
             raise ValueError(f"tile {self.id}: feature ids repeat")
+        if self.illustrations and len(self.illustrations) != self.count:
+            raise ValueError(f"tile {self.id}: one illustration entry per copy is needed")
         if self.start_copies > self.count:
             raise ValueError(f"tile {self.id}: more start copies than copies")
         cities = {f.id for f in self.features if isinstance(f, CityFeature)}
@@ -129,6 +136,7 @@ class CarcassonneComponents(ComponentSet):
     start_tile: str
     tiles: tuple[TileType, ...] = Field(min_length=1)
     animal_tokens: tuple[AnimalToken, ...] = ()
+    illustration_letters: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> CarcassonneComponents:
