@@ -142,3 +142,9 @@ class MatchSnapshot(Snapshot):
             "fold": MatchFold.from_snapshot(self.state["fold"]),
         })
         return aggregate
+
+
+# eventsourcing's take_snapshot() prefers the aggregate's nested `Snapshot` class over the
+# application's `snapshot_class`, and every Aggregate inherits a default one that cannot encode
+# the fold; point it at the JSON snapshot.
+Match.Snapshot = MatchSnapshot
