@@ -12,7 +12,6 @@ plain threads.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -340,7 +339,7 @@ class Ringside(Application[UUID]):
                 raise UndoRefusedError(
                     "past a barrier (another seat acted, a chance outcome was drawn or something hidden "
                     "was revealed): this match's undo policy (own-turn) allows that only by an arbiter's ruling")
-            request_id = secrets.token_hex(8)
+            request_id = f"u{fold.seq + 1}"  # the request's own sequence number: unique, reproducible
             immediate = own and policy in ("own-turn", "consent")
             consent_from = [] if immediate or policy == "arbiter-only" else \
                 [s for s in range(fold.seats) if s != seat]
@@ -486,11 +485,11 @@ class Ringside(Application[UUID]):
         if not 1 <= seq <= fold.seq:
             raise InvalidRequestError(f"there is no event {seq} (the match is at {fold.seq})")
         anchor = self.entries(match_id, seq, seq)[0]
-        payload = {"id": secrets.token_hex(8), "seq": seq, "hash": anchor.hash, "text": _text(text),
-                   "glyphs": check_glyphs(glyphs or []), "tags": _tags(tags or []),
-                   "visibility": check_visibility(visibility, fold.seats)}
         log = self._annotation_log(match_id, create=True)
         assert log is not None
+        payload = {"id": f"a{log.fold.seq + 1}", "seq": seq, "hash": anchor.hash, "text": _text(text),
+                   "glyphs": check_glyphs(glyphs or []), "tags": _tags(tags or []),
+                   "visibility": check_visibility(visibility, fold.seats)}
         entry = self._chain(log.fold.match_id + "/annotations", log.fold.seq + 1, record.ANNOTATION_ADDED,
                             actor, payload, log.fold.head)
         log.record(entry)
