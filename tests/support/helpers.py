@@ -1,0 +1,32 @@
+"""Small helpers shared by kernel tests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from domain.application import Ringside
+
+
+def new_match(app: Ringside, players: int = 2, **kwargs: Any) -> uuid.UUID:
+    kwargs.setdefault("seed", "ab" * 32)
+    accepted = app.create_match("test-dicevote", [f"P{i}" for i in range(players)], **kwargs)
+    return uuid.UUID(accepted.receipt.match_id)
+
+
+def play_to_end(app: Ringside, match_id: uuid.UUID, seed: int = 0) -> int:
+    moves = 0
+    while app.play_bot(match_id, seed=seed + moves) is not None:
+        moves += 1
+    return moves
+
+
+def hashes(app: Ringside, match_id: uuid.UUID) -> list[str]:
+    return [entry.hash for entry in app.entries(match_id)]
+
+
+def to_turn(app: Ringside, match_id: uuid.UUID) -> int:
+    """The seat to act now (after the deal)."""
+    fold = app.fold(match_id)
+    assert fold.decision.seats, fold.decision
+    return fold.decision.seats[0]
