@@ -24,7 +24,7 @@ from eventsourcing.persistence import IntegrityError
 
 from .index import MatchIndex, PostgresIndexBackend, SQLiteIndexBackend
 from .kernel import component_store, record
-from .kernel.annotations import AnnotationFold, AnnotationLog, check_glyphs, check_visibility, visible_to
+from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, visible_to
 from .kernel.canonical import JSON
 from .kernel.chance import commitment, derive_outcome, derive_salt, new_seed
 from .kernel.clock import Clock, utc_now
@@ -173,7 +173,7 @@ class Ringside(Application[UUID]):
 
     def _load_components(self, game: str, content_hash: str) -> Any | None:
         try:
-            stored = self.repository.get(components_id(game, content_hash))
+            stored: Any = self.repository.get(components_id(game, content_hash))
         except AggregateNotFoundError:
             return None
         assert isinstance(stored, ComponentSetRecord)
@@ -485,24 +485,20 @@ class Ringside(Application[UUID]):
         if not 1 <= seq <= fold.seq:
             raise InvalidRequestError(f"there is no event {seq} (the match is at {fold.seq})")
         anchor = self.entries(match_id, seq, seq)[0]
-        log = self._annotation_log(match_id, create=True)
-        assert log is not None
-        payload = {"id": f"a{log.fold.seq + 1}", "seq": seq, "hash": anchor.hash, "text": _text(text),
-                   "glyphs": check_glyphs(glyphs or []), "tags": _tags(tags or []),
-                   "visibility": check_visibility(visibility, fold.seats)}
-        entry = self._chain(log.fold.match_id + "/annotations", log.fold.seq + 1, record.ANNOTATION_ADDED,
-                            actor, payload, log.fold.head)
-        log.record(entry)
-        self.save(log)
-        return log.fold.items[payload["id"]]
+        body = {"seq": seq, "hash": anchor.hash, "text": _text(text), "glyphs": check_glyphs(glyphs or []),
+                "tags": _tags(tags or []), "visibility": check_visibility(visibility, fold.seats)}
+
+        def add(log: AnnotationLog) -> str:
+            annotation_id = f"a{log.fold.seq + 1}"  # its position in the stream: unique, reproducible
+            self._append_annotation(log, record.ANNOTATION_ADDED, actor, {"id": annotation_id, **body})
+            return annotation_id
+
+        return self._annotation_command(match_id, add, create=True)
 
     def edit_annotation(self, match_id: UUID, annotation_id: str, *, actor: Actor, text: str | None = None,
                         glyphs: list[str] | None = None, tags: list[str] | None = None,
                         visibility: str | None = None) -> dict[str, Any]:
-        log = self._annotation_log(match_id)
-        if log is None:
-            raise NotFoundError(f"no annotation {annotation_id}")
-        log.fold.check_author(annotation_id, actor.to_json())
+        """Change one's own annotation; the earlier text stays in the stream."""
         changes: dict[str, Any] = {"id": annotation_id}
         if text is not None:
             changes["text"] = _text(text)
@@ -512,11 +508,32 @@ class Ringside(Application[UUID]):
             changes["tags"] = _tags(tags)
         if visibility is not None:
             changes["visibility"] = check_visibility(visibility, self.fold(match_id).seats)
-        entry = self._chain(log.fold.match_id + "/annotations", log.fold.seq + 1, record.ANNOTATION_EDITED,
-                            actor, changes, log.fold.head)
-        log.record(entry)
-        self.save(log)
-        return log.fold.items[annotation_id]
+
+        def edit(log: AnnotationLog) -> str:
+            log.fold.check_author(annotation_id, actor.to_json())
+            self._append_annotation(log, record.ANNOTATION_EDITED, actor, changes)
+            return annotation_id
+
+        return self._annotation_command(match_id, edit, create=False)
+
+    def _annotation_command(self, match_id: UUID, change: Callable[[AnnotationLog], str],
+                            create: bool) -> dict[str, Any]:
+        """Apply a change to the annotation stream, retrying when another writer got there first."""
+        for _ in range(RETRIES):
+            log = self._annotation_log(match_id, create=create)
+            if log is None:
+                raise NotFoundError(f"match {match_id} has no annotations")
+            annotation_id = change(log)
+            try:
+                self.save(log)
+            except IntegrityError:
+                continue
+            return dict(log.fold.items[annotation_id])
+        raise ConflictError(f"the annotations of {match_id} kept changing under concurrent writes; try again")
+
+    def _append_annotation(self, log: AnnotationLog, kind: str, actor: Actor, payload: dict[str, Any]) -> None:
+        fold = log.fold
+        log.record(self._chain(f"{fold.match_id}/annotations", fold.seq + 1, kind, actor, payload, fold.head))
 
     def annotations(self, match_id: UUID, viewer: Viewer) -> list[dict[str, Any]]:
         self.fold(match_id)  # 404 for an unknown match
@@ -532,7 +549,7 @@ class Ringside(Application[UUID]):
 
     def _annotation_log(self, match_id: UUID, create: bool = False) -> AnnotationLog | None:
         try:
-            log = self.repository.get(annotations_id(match_id))
+            log: Any = self.repository.get(annotations_id(match_id))
             assert isinstance(log, AnnotationLog)
             return log
         except AggregateNotFoundError:
@@ -547,7 +564,7 @@ class Ringside(Application[UUID]):
         """The fold at the head, or at event `at` (time travel, from the nearest snapshot)."""
         try:
             if at is None:
-                match = self.repository.get(match_id, deepcopy_from_cache=False)
+                match: Any = self.repository.get(match_id, deepcopy_from_cache=False)
             else:
                 if at < 1:
                     raise InvalidRequestError("positions start at 1 (the created event)")
@@ -578,7 +595,9 @@ class Ringside(Application[UUID]):
             return []
         return [fold.ruleset.dump_move(move) for move in fold.ruleset.legal_moves(fold.state, seat)]
 
-    def log(self, match_id: UUID, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
+    def log(  # type: ignore[override]  # shadows eventsourcing's deprecated `log` alias on purpose
+        self, match_id: UUID, viewer: Viewer, start: int = 1, limit: int | None = None
+    ) -> list[dict[str, Any]]:
         """Events as `viewer` may see them, with retracted ones marked."""
         fold = self.fold(match_id)
         stop = None if limit is None else start + limit - 1
@@ -661,7 +680,7 @@ class Ringside(Application[UUID]):
                  command: Callable[[Match], tuple[Entry, list[Entry]]]) -> Accepted:
         for _ in range(RETRIES):
             try:
-                match = self.repository.get(match_id)
+                match: Any = self.repository.get(match_id)
             except AggregateNotFoundError:
                 raise MatchNotFoundError(f"no match {match_id}") from None
             assert isinstance(match, Match)
@@ -689,7 +708,7 @@ class Ringside(Application[UUID]):
     def _seed(self, match_id: UUID) -> str:
         seed = self._seeds.get(match_id)
         if seed is None:
-            secret = self.repository.get(secret_id(match_id))
+            secret: Any = self.repository.get(secret_id(match_id))
             assert isinstance(secret, MatchSecret)
             seed = self._seeds[match_id] = secret.seed
         return seed

@@ -33,7 +33,11 @@ def _batches(multiplier: int) -> list[tuple[Case, list[int]]]:
     return list(grouped.items())
 
 
-@pytest.mark.parametrize(("case", "seeds"), _batches(1), ids=lambda value: str(value) if isinstance(value, Case) else "")
+def _ids(value: object) -> str:
+    return str(value) if isinstance(value, Case) else f"{len(value)}seeds" if isinstance(value, list) else ""
+
+
+@pytest.mark.parametrize(("case", "seeds"), _batches(1), ids=_ids)
 def test_bots_play_whole_matches_with_every_engine_check(case: Case, seeds: list[int]) -> None:
     """Bots finish every seeded match; legality, illegal-move refusal, purity, encoding, hidden
     information and the termination bound are checked along the way."""
@@ -48,7 +52,7 @@ def test_same_seed_same_match(case: Case) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("case", "seeds"), _batches(5), ids=lambda value: str(value) if isinstance(value, Case) else "")
+@pytest.mark.parametrize(("case", "seeds"), _batches(5), ids=_ids)
 def test_many_more_seeds(case: Case, seeds: list[int]) -> None:
     for seed in seeds:
         play_checked(case, 10_000 + seed, deep_every=13)

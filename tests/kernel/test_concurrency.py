@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import uuid
 from pathlib import Path
@@ -42,7 +43,7 @@ def _race(app: Ringside, match_id: uuid.UUID, writers: int = 8) -> tuple[list[in
 def _check_linear(app: Ringside, match_id: uuid.UUID) -> None:
     entries = app.entries(match_id)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
-    for before, after in zip(entries, entries[1:], strict=False):
+    for before, after in itertools.pairwise(entries):
         assert after.prev == before.hash
     assert app.verify_match(match_id).ok
 

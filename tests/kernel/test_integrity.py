@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import stat
 import uuid
 from pathlib import Path
@@ -36,7 +37,7 @@ def test_chain_links_every_event_to_the_one_before(sqlite_app: Ringside) -> None
     match_id = new_match(sqlite_app)
     entries = sqlite_app.entries(match_id)
     assert entries[0].prev == "0" * 64
-    for before, after in zip(entries, entries[1:], strict=False):
+    for before, after in itertools.pairwise(entries):
         assert after.prev == before.hash
         assert after.expected_hash() == after.hash
         assert after.signature_valid(sqlite_app.key.public_hex)

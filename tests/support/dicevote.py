@@ -44,7 +44,7 @@ class DiceVoteComponents(ComponentSet):
 
 
 class DiceVoteOptions(OptionsModel):
-    rounds: int = Field(2, ge=1, le=5)
+    rounds: int = Field(2, ge=1, le=40)
     hand_size: int = Field(2, ge=1, le=3)
 
 
