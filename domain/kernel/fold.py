@@ -121,6 +121,8 @@ class MatchFold:
         self.end: dict[str, Any] | None = None
         self.last_at = created.at
         self.created_at = created.at
+        self.state: Any = None
+        self.decision: Decision = Decision()
         self._refold()
 
     # ---- reading -------------------------------------------------------------------
@@ -418,6 +420,7 @@ class MatchFold:
 def _apply_step(ruleset: Ruleset[Any, Any], state: Any, kind: str, seat: int | None, data: JSON) -> Any:
     if kind == "chance":
         return ruleset.resolve(state, data)
+    assert seat is not None, "a move step always names its seat"
     return ruleset.apply(state, seat, ruleset.parse_move(data))
 
 
