@@ -1,0 +1,2 @@
+"""The product games. Importing this package registers each one with the kernel registry."""
+from . import carcassonne  # noqa: F401
