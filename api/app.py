@@ -1,0 +1,104 @@
+"""The FastAPI application: one Ringside per worker process, sync endpoints (the eventsourcing
+library is synchronous; FastAPI runs them in its thread pool), problem+json for every error."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from domain.application import Ringside
+
+from . import problems
+from .context import ApiContext, ApiSettings
+from .problems import PROBLEM_MEDIA_TYPE, Problem
+from .routers import audit, commentary, games, matches, play
+from .store import ApiStore
+
+DESCRIPTION = """\
+Ringside records tabletop matches as hash-chained, signed event logs.
+
+**Auth.** Creating a match returns one token per seat, an arbiter token and a recorder token, once.
+Send one as `Authorization: Bearer <token>`; without a token you are a spectator. Every read is
+redacted for the caller's viewer.
+
+**Errors** are `application/problem+json` (RFC 9457) with a stable `code`: illegal moves are 422 with
+`rule` and `reason`, stale versions 409 with `current_version`, schema errors 422 with `errors[].field`.
+
+**Idempotency.** Writes take an `Idempotency-Key` header: a retry returns the first answer.
+"""
+
+
+def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None = None,
+               store: str | None = None, settings: ApiSettings | None = None) -> FastAPI:
+    """The API over `ringside` (or a Ringside opened on `data_dir` / `store`)."""
+    owned = ringside is None
+    application = ringside or Ringside.open(data_dir=data_dir, store=store)
+    ctx = ApiContext(application, ApiStore(application.settings), settings or ApiSettings())
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        ctx.store.close()
+        if owned:
+            application.close()
+
+    app = FastAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.ctx = ctx
+    problems.install(app)
+    for module in (games, matches, play, commentary, audit):
+        app.include_router(module.router)
+
+    @app.get("/health", tags=["meta"], summary="Liveness: the store answers")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "store": "postgresql" if application.settings.is_postgres else "sqlite",
+                "key_id": application.key.key_id}
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                             routes=app.routes)
+        _problem_everywhere(schema)
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def _problem_everywhere(schema: dict[str, Any]) -> None:
+    """Document FastAPI's own 422 answers as the problem+json they really are, and add bearer auth."""
+    components = schema.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    for name, sub in schemas["Problem"].pop("$defs", {}).items():
+        schemas.setdefault(name, sub)
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    problem_content = {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    components["securitySchemes"] = {"bearer": {"type": "http", "scheme": "bearer",
+                                                "description": "a seat, arbiter or recorder token"}}
+    for path, operations in schema.get("paths", {}).items():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for status, response in responses.items():
+                if status.startswith(("4", "5")):
+                    response["content"] = problem_content
+            if "{match_id}" in path:
+                operation["security"] = [{"bearer": []}, {}]
+                responses.setdefault("401", {"description": "unknown token", "content": problem_content})
+                responses.setdefault("403", {"description": "not allowed", "content": problem_content})
+                responses.setdefault("404", {"description": "unknown match", "content": problem_content})
+            responses.setdefault("422", {"description": "invalid input", "content": problem_content})
+
+
+def app_from_env() -> FastAPI:
+    """Factory for uvicorn workers: the store comes from RINGSIDE_DATA_DIR / RINGSIDE_DATABASE_URL."""
+    return create_app(data_dir=os.environ.get("RINGSIDE_DATA_DIR") or None,
+                      store=os.environ.get("RINGSIDE_DATABASE_URL") or None)

@@ -1,0 +1,59 @@
+"""What every request handler shares: the one Ringside application of this worker process, the
+API's own tables and settings, plus small helpers that turn kernel results into response bodies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from fastapi import Request
+
+from domain.application import Accepted, Ringside
+from domain.kernel.fold import MatchFold
+from domain.kernel.redaction import redact
+from domain.kernel.viewers import Viewer
+
+from .auth import Principal, principal_for
+from .store import ApiStore
+
+
+@dataclass
+class ApiSettings:
+    """Tunables of the HTTP layer (the store itself is configured on the Ringside application)."""
+
+    stream_poll_seconds: float = 0.2
+    stream_heartbeat_seconds: float = 15.0
+    stream_max_seconds: float = 3600.0
+    idempotency_wait_seconds: float = 5.0
+    max_bundle_bytes: int = 50_000_000
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ApiContext:
+    ringside: Ringside
+    store: ApiStore
+    settings: ApiSettings
+
+
+def context(request: Request) -> ApiContext:
+    ctx: ApiContext = request.app.state.ctx
+    return ctx
+
+
+def caller(request: Request, match_id: UUID) -> Principal:
+    """The principal of a request on one match (a FastAPI dependency)."""
+    return principal_for(context(request).store, request, match_id)
+
+
+def redacted_events(fold: MatchFold, entries: Any, viewer: Viewer) -> list[dict[str, Any]]:
+    return [redact(entry, fold, viewer) for entry in entries if entry.seq <= fold.seq]
+
+
+def accepted_body(ctx: ApiContext, match_id: UUID, accepted: Accepted, principal: Principal) -> dict[str, Any]:
+    """The answer to an accepted command: receipt, new version and the appended entries as the
+    caller may see them (redacted against a fold at least as new as the entries)."""
+    fold = ctx.ringside.fold(match_id)
+    viewer = principal.viewer(fold)
+    return {**accepted.to_json(), "events": redacted_events(fold, accepted.entries, viewer)}

@@ -1,0 +1,140 @@
+"""problem+json (RFC 9457) for every refusal: kernel errors, validation errors, HTTP errors.
+
+Every error body has `type`, `title`, `status`, `detail` and the stable `code`; rule violations add
+`rule` and `reason`, stale versions `current_version`, validation errors `errors` with each field.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domain.kernel.errors import RingsideError, StaleVersionError
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://ringside.dev/problems/"
+log = logging.getLogger("ringside.api")
+
+TITLES = {
+    400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found",
+    405: "Method not allowed", 409: "Conflict", 413: "Payload too large", 415: "Unsupported media type",
+    422: "Unprocessable content", 500: "Internal server error", 503: "Service unavailable",
+}
+
+
+class FieldError(BaseModel):
+    field: str
+    message: str
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    instance: str | None = None
+    rule: str | None = None
+    reason: str | None = None
+    current_version: int | None = None
+    expected_version: int | None = None
+    errors: list[FieldError] | None = None
+
+
+class ApiProblem(Exception):
+    """A refusal raised by the API layer itself (auth, idempotency, limits)."""
+
+    def __init__(self, status: int, code: str, detail: str, headers: dict[str, str] | None = None,
+                 **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+
+def problem_body(status: int, code: str, detail: str, instance: str | None = None,
+                 **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"type": PROBLEM_BASE + code, "title": TITLES.get(status, "Error"),
+                            "status": status, "detail": detail, "code": code}
+    if instance:
+        body["instance"] = instance
+    body.update({key: value for key, value in extra.items() if value is not None})
+    return body
+
+
+def problem_response(body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(body, status_code=int(body["status"]), media_type=PROBLEM_MEDIA_TYPE,
+                        headers=headers)
+
+
+def ringside_error_body(error: RingsideError, instance: str | None = None) -> dict[str, Any]:
+    details = dict(error.details)
+    extra: dict[str, Any] = {}
+    if isinstance(error, StaleVersionError):
+        extra["current_version"] = details.pop("current", error.current)
+        extra["expected_version"] = details.pop("expected", None)
+    for key, value in details.items():
+        if key not in ("type", "title", "status", "detail", "code", "instance"):
+            extra[key] = value
+    return problem_body(error.status, error.code, error.message, instance, **extra)
+
+
+def _field(loc: tuple[Any, ...] | list[Any]) -> str:
+    parts = [str(part) for part in loc]
+    if parts and parts[0] in ("body", "query", "path", "header"):
+        where, rest = parts[0], parts[1:]
+        return f"{where}.{'.'.join(rest)}" if rest else where
+    return ".".join(parts) or "(request)"
+
+
+def validation_body(error: RequestValidationError, instance: str | None = None) -> dict[str, Any]:
+    errors = [{"field": _field(item.get("loc", ())), "message": str(item.get("msg", "invalid"))}
+              for item in error.errors()]
+    first = errors[0] if errors else {"field": "(request)", "message": "invalid request"}
+    return problem_body(422, "validation-error", f"{first['field']}: {first['message']}", instance,
+                        errors=errors)
+
+
+def install(app: FastAPI) -> None:
+    """Register the exception handlers that turn every error into problem+json."""
+
+    @app.exception_handler(RingsideError)
+    async def _ringside(request: Request, error: RingsideError) -> JSONResponse:
+        return problem_response(ringside_error_body(error, request.url.path))
+
+    @app.exception_handler(ApiProblem)
+    async def _api(request: Request, error: ApiProblem) -> JSONResponse:
+        return problem_response(problem_body(error.status, error.code, error.detail, request.url.path,
+                                             **error.extra), error.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
+        return problem_response(validation_body(error, request.url.path))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
+        detail = error.detail if isinstance(error.detail, str) else TITLES.get(error.status_code, "error")
+        if error.status_code == 404 and detail == "Not Found":
+            detail = f"no resource at {request.url.path}"
+        return problem_response(problem_body(error.status_code, code, detail, request.url.path),
+                                dict(error.headers or {}))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return problem_response(problem_body(500, "internal-error",
+                                             "the server failed unexpectedly",
+                                             request.url.path))

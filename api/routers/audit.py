@@ -1,0 +1,96 @@
+"""Audit: export and import bundles, verification reports, the server's public keys."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+
+from domain.kernel.verification import verify_bundle
+
+from ..auth import Principal, forbidden
+from ..context import ApiContext, caller, context
+from ..problems import ApiProblem
+from ..schemas import ImportedOut, KeysOut, VerificationOut
+from . import READ, problems
+from .matches import mint_tokens
+
+router = APIRouter(tags=["audit"])
+Ctx = Annotated[ApiContext, Depends(context)]
+Caller = Annotated[Principal, Depends(caller)]
+BUNDLE_MEDIA_TYPE = "application/x-ndjson"
+BUNDLE_BODY = {"requestBody": {"required": True, "content": {
+    BUNDLE_MEDIA_TYPE: {"schema": {"type": "string"}}, "text/plain": {"schema": {"type": "string"}}}}}
+
+
+async def _bundle_text(request: Request, limit: int) -> str:
+    data = bytearray()
+    async for chunk in request.stream():
+        data.extend(chunk)
+        if len(data) > limit:
+            raise ApiProblem(413, "too-large", f"a bundle may be at most {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiProblem(422, "invalid-bundle", "a bundle is UTF-8 JSON Lines text") from None
+
+
+@router.get("/matches/{match_id}/bundle", response_class=Response, responses={
+    **READ, 200: {"content": {BUNDLE_MEDIA_TYPE: {"schema": {"type": "string"}}},
+                  "description": "the self-contained bundle (JSON Lines)"}},
+            summary="Export the match as a bundle (the arbiter at any time; anyone once it is over)")
+def export_bundle(match_id: UUID, ctx: Ctx, principal: Caller) -> Response:
+    fold = ctx.ringside.fold(match_id)
+    if fold.status == "active" and principal.role != "arbiter":
+        raise forbidden("the bundle holds every hidden draw and secret choice: only the arbiter may "
+                        "export a match in play (anyone may export a finished one)")
+    text = ctx.ringside.export_bundle(match_id)
+    return Response(text, media_type=BUNDLE_MEDIA_TYPE,
+                    headers={"Content-Disposition": f'attachment; filename="{match_id}.ringside.jsonl"'})
+
+
+@router.post("/bundles", status_code=201, response_model=ImportedOut, responses=problems(413, 422),
+             openapi_extra=BUNDLE_BODY,
+             summary="Import a bundle: it must verify; the match is stored exactly as exported, with new tokens")
+async def import_bundle(request: Request, ctx: Ctx) -> dict[str, Any]:
+    import anyio
+
+    text = await _bundle_text(request, ctx.settings.max_bundle_bytes)
+
+    def work() -> dict[str, Any]:
+        match_id = ctx.ringside.import_bundle(text)
+        summary = ctx.ringside.summary(match_id)
+        tokens = mint_tokens(ctx, match_id, [seat["player"] for seat in summary["seats"]])
+        return {"match_id": str(match_id), "tokens": tokens, "summary": summary}
+
+    return await anyio.to_thread.run_sync(work)
+
+
+@router.post("/verify", response_model=VerificationOut, responses=problems(413, 422),
+             openapi_extra=BUNDLE_BODY, summary="Verify an uploaded bundle offline (nothing is stored)")
+async def verify_upload(request: Request, ctx: Ctx) -> dict[str, Any]:
+    import anyio
+
+    text = await _bundle_text(request, ctx.settings.max_bundle_bytes)
+    report = await anyio.to_thread.run_sync(lambda: verify_bundle(text))
+    data: dict[str, Any] = report.to_json()
+    return data
+
+
+@router.get("/matches/{match_id}/verification", response_model=VerificationOut, responses=READ,
+            summary="Re-fold and check the whole stored record: legality, hash chain, signatures, seed, scores")
+def verification(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
+    fold = ctx.ringside.fold(match_id)
+    report: dict[str, Any] = ctx.ringside.verify_match(match_id).to_json()
+    divergence = report.get("divergence")
+    if divergence and fold.status == "active" and principal.role != "arbiter":
+        divergence["expected"] = divergence["actual"] = None  # may describe hidden state
+    return report
+
+
+@router.get("/keys", response_model=KeysOut, summary="The server's public signing key and every key it trusts")
+def keys(ctx: Ctx) -> dict[str, Any]:
+    key = ctx.ringside.key
+    return {"server_key_id": key.key_id, "server_public_key": key.public_hex, "keys": ctx.ringside.public_keys()}

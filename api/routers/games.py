@@ -1,0 +1,60 @@
+"""The games catalogue: variants, option and move schemas, component sets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path
+
+from domain.kernel.contract import Ruleset
+from domain.kernel.registry import all_games, get_game
+
+from ..schemas import GameDetail, GameList
+from . import problems
+
+router = APIRouter(prefix="/games", tags=["games"])
+GameName = Path(max_length=64, description="the game's registry name, e.g. carcassonne")
+
+
+def _game(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
+    return {
+        "name": ruleset.name, "title": ruleset.title, "engine_version": ruleset.engine_version,
+        "default_variant": ruleset.default_variant,
+        "variants": {name: {"description": info.description, "min_seats": info.min_seats,
+                            "max_seats": info.max_seats} for name, info in ruleset.variants.items()},
+    }
+
+
+@router.get("", response_model=GameList, summary="Every registered game with its variants")
+def list_games() -> dict[str, Any]:
+    return {"games": [_game(ruleset) for ruleset in all_games().values()]}
+
+
+@router.get("/{game}", response_model=GameDetail, responses=problems(404, 422),
+            summary="One game: variants, option schema, move schema, default component set")
+def game_detail(game: str = GameName) -> dict[str, Any]:
+    ruleset = get_game(game)
+    return {**_game(ruleset), "options_schema": ruleset.options_model.model_json_schema(),
+            "move_schema": ruleset.move_schema(), "components": ruleset.default_components().content(),
+            "bots": sorted(ruleset.bots())}
+
+
+@router.get("/{game}/move-schema", response_model=dict[str, Any], responses=problems(404, 422),
+            summary="The JSON schema of the game's moves")
+def move_schema(game: str = GameName) -> dict[str, Any]:
+    return get_game(game).move_schema()
+
+
+@router.get("/{game}/options-schema", response_model=dict[str, Any], responses=problems(404, 422),
+            summary="The JSON schema of the game's match options")
+def options_schema(game: str = GameName) -> dict[str, Any]:
+    schema: dict[str, Any] = get_game(game).options_model.model_json_schema()
+    return schema
+
+
+@router.get("/{game}/components", response_model=dict[str, Any], responses=problems(404, 422),
+            summary="The game's default component set (its content hash in `content_hash`)")
+def components(game: str = GameName) -> dict[str, Any]:
+    chosen = get_game(game).default_components()
+    return {"content_hash": chosen.content_hash(), "content": chosen.content(),
+            "schema": get_game(game).components_model.model_json_schema()}

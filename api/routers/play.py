@@ -1,0 +1,152 @@
+"""Writes on a match: moves, chance outcomes, the undo protocol, redo, rulings and the seed.
+
+Every write accepts an `Idempotency-Key` header: a retry with the same key (same token, same
+request) returns the first answer and never applies twice. Moves and outcomes also take
+`expected_version`: if the match moved on, the answer is 409 with the current version.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Body, Depends, Header, Path, Request
+from fastapi.responses import JSONResponse
+
+from domain.kernel.viewers import Actor
+
+from .. import idempotency
+from ..auth import Principal, forbidden, unauthorized
+from ..context import ApiContext, accepted_body, caller, context
+from ..schemas import AcceptedOut, MoveIn, OutcomeIn, RedoIn, RulingIn, SeedOut, UndoAnswerIn, UndoIn
+from . import READ, WRITE
+
+router = APIRouter(prefix="/matches/{match_id}", tags=["play"])
+Ctx = Annotated[ApiContext, Depends(context)]
+Caller = Annotated[Principal, Depends(caller)]
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200,
+                                              description="retries with the same key apply at most once")]
+ACCEPTED = {"model": AcceptedOut, "description": "accepted: the receipt, new version and appended entries"}
+
+
+@router.post("/moves", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="Submit a move (as the caller's seat, or for a seat as arbiter / recorder)")
+def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
+                idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    def execute() -> tuple[int, dict[str, Any]]:
+        fold = ctx.ringside.fold(match_id)
+        seat, actor = principal.act_for_seat(fold, body.seat, "submitting a move", recorder_allowed=True)
+        accepted = ctx.ringside.submit_move(match_id, seat, body.move, actor=actor,
+                                            expected_version=body.expected_version, claimed_at=body.claimed_at)
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+
+
+@router.post("/outcomes", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="Enter a chance outcome as it happened at the table (recorder, recorded mode)")
+def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
+                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    principal.require("recorder", action="entering a chance outcome")
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        accepted = ctx.ringside.submit_outcome(match_id, body.outcome, actor=Actor("recorder"),
+                                               expected_version=body.expected_version)
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+
+
+@router.post("/undo-requests", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="Ask to take back a seat's moves (granted at once within the last barrier)")
+def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, principal: Caller,
+                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    def execute() -> tuple[int, dict[str, Any]]:
+        fold = ctx.ringside.fold(match_id)
+        seat, actor = principal.act_for_seat(fold, body.seat, "asking for an undo")
+        accepted = ctx.ringside.request_undo(match_id, seat, body.from_seq, actor=actor, reason=body.reason)
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+
+
+@router.post("/undo-requests/{request_id}/answers", response_model=AcceptedOut,
+             responses={**WRITE, 200: ACCEPTED},
+             summary="Consent to (or refuse) an undo request as a seat, or decide it as the arbiter")
+def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)], body: UndoAnswerIn,
+                request: Request, ctx: Ctx, principal: Caller,
+                idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    if not principal.authenticated:
+        raise unauthorized("answering an undo request needs a seat or arbiter token")
+    if principal.role not in ("seat", "arbiter"):
+        raise forbidden(f"a {principal.role} token cannot answer undo requests")
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        seat = principal.seat if principal.role == "seat" else None
+        accepted = ctx.ringside.answer_undo(match_id, request_id, body.accept, seat=seat,
+                                            actor=principal.actor())
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+
+
+@router.post("/redo", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="Put back the moves of the last retraction (their seat, or the arbiter)")
+def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
+         body: RedoIn | None = None, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    body = body or RedoIn()
+    if not principal.authenticated:
+        raise unauthorized("redo needs a seat or arbiter token")
+    if principal.role not in ("seat", "arbiter"):
+        raise forbidden(f"a {principal.role} token cannot redo moves")
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        if principal.role == "seat":
+            if body.seat is not None and body.seat != principal.seat:
+                raise forbidden("a seat token acts only for its own seat")
+            accepted = ctx.ringside.redo(match_id, seat=principal.seat, actor=principal.actor())
+        else:
+            accepted = ctx.ringside.redo(match_id, seat=None, actor=Actor.arbiter())
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+
+
+@router.post("/rulings", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="An arbiter's ruling: correction, penalty, forfeit, adjudicated result, illegal move stands")
+def ruling(match_id: UUID, body: Annotated[RulingIn, Body()], request: Request, ctx: Ctx, principal: Caller,
+           idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    principal.require("arbiter", action="making a ruling")
+    payload = body.model_dump(mode="json")
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        accepted = ctx.ringside.make_ruling(match_id, payload, actor=Actor.arbiter())
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, payload, execute)
+
+
+@router.get("/seed", response_model=SeedOut, responses=READ,
+            summary="The match seed: to the arbiter at any time (privately), to anyone once revealed")
+def seed(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
+    fold = ctx.ringside.fold(match_id)
+    if principal.role == "arbiter":
+        return ctx.ringside.seed_for_arbiter(match_id)
+    if fold.seed is None:
+        if not principal.authenticated:
+            raise forbidden("the seed stays secret until it is revealed at the end of the match")
+        raise forbidden("only the arbiter may read the seed before it is revealed")
+    return {"seed": fold.seed, "commitment": fold.header["seed_commitment"], "revealed_in_record": True}
+
+
+@router.post("/seed/reveal", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="Publish the seed in the record (arbiter; automatic at the end of a match)")
+def reveal_seed(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
+                idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    principal.require("arbiter", action="revealing the seed")
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        accepted = ctx.ringside.reveal_seed(match_id, actor=Actor.arbiter())
+        return 200, accepted_body(ctx, match_id, accepted, principal)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, {}, execute)

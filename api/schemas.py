@@ -1,0 +1,392 @@
+"""Request and response bodies (pydantic v2). Game-specific parts (moves, views, options) are JSON
+objects described by each game's own schemas under /games/{name}."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_INT = 2**31 - 1
+Seq = Annotated[int, Field(ge=1, le=MAX_INT)]
+SeatNo = Annotated[int, Field(ge=0, le=64)]
+JSONValue = Any
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---- games ---------------------------------------------------------------------------------
+class VariantOut(BaseModel):
+    description: str
+    min_seats: int
+    max_seats: int
+
+
+class GameOut(BaseModel):
+    name: str
+    title: str
+    engine_version: str
+    default_variant: str
+    variants: dict[str, VariantOut]
+
+
+class GameDetail(GameOut):
+    options_schema: dict[str, Any]
+    move_schema: dict[str, Any]
+    components: dict[str, Any]
+    bots: list[str]
+
+
+class GameList(BaseModel):
+    games: list[GameOut]
+
+
+# ---- records -------------------------------------------------------------------------------
+class ReceiptOut(BaseModel):
+    """Proof of what was recorded: the entry's position, hash and the server's signature over them."""
+
+    match_id: str
+    seq: int
+    hash: str
+    signature: str
+    key_id: str
+
+
+class EventOut(BaseModel):
+    """One recorded entry as the caller may see it (hidden payloads replaced, `redacted` true)."""
+
+    stream: str
+    seq: int
+    kind: str
+    actor: dict[str, Any]
+    at: str
+    payload: dict[str, Any]
+    prev: str
+    hash: str
+    sig: str
+    key: str
+    redacted: bool | None = None
+    retracted_by: int | None = None
+
+
+class AcceptedOut(BaseModel):
+    """An accepted command: the receipt of its main entry, the new version, every entry appended."""
+
+    receipt: ReceiptOut
+    version: int
+    appended: list[int]
+    events: list[EventOut]
+
+
+# ---- matches -------------------------------------------------------------------------------
+class CreateMatch(Strict):
+    game: str = Field(min_length=1, max_length=64)
+    players: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(min_length=1, max_length=16)
+    variant: str | None = Field(None, max_length=64)
+    options: dict[str, Any] | None = None
+    randomness: Literal["server", "recorded"] = "server"
+    undo_policy: Literal["none", "own-turn", "consent", "arbiter-only"] = "own-turn"
+    entropy: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
+    components: dict[str, Any] | None = None
+    title: str = Field("", max_length=200)
+
+
+class SeatToken(BaseModel):
+    seat: int
+    player: str
+    token: str
+
+
+class Tokens(BaseModel):
+    """Shown once: only their hashes are stored."""
+
+    seats: list[SeatToken]
+    arbiter: str
+    recorder: str
+
+
+class MatchCreated(BaseModel):
+    match_id: str
+    version: int
+    receipt: ReceiptOut
+    tokens: Tokens
+    summary: MatchSummary
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    game: str
+    variant: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    status: str
+    version: int
+    head: str
+    randomness: str
+    undo_policy: str
+    engine_version: str
+    components: dict[str, Any]
+    seed_commitment: str
+    fork_of: dict[str, Any] | None
+    official: bool
+    created_at: str
+    last_activity: str
+    end: dict[str, Any] | None
+    decision: dict[str, Any] | None
+    pending_undo: list[dict[str, Any]]
+
+
+class MatchListItem(BaseModel):
+    match_id: str
+    game: str
+    variant: str
+    status: str
+    players: list[str]
+    created_at: str
+    last_activity: str
+    version: int
+    fork_of: str | None
+    randomness: str
+    winners: list[int] | None
+    official: bool
+
+
+class MatchList(BaseModel):
+    matches: list[MatchListItem]
+    limit: int
+    offset: int
+
+
+# ---- reading -------------------------------------------------------------------------------
+class StateOut(BaseModel):
+    match_id: str
+    seq: int
+    status: str
+    decision: dict[str, Any]
+    state: dict[str, Any]
+    scores: list[int]
+    end: dict[str, Any] | None
+    viewer: str
+
+
+class Change(BaseModel):
+    path: str
+    op: str
+    before: JSONValue = None
+    after: JSONValue = None
+
+
+class DiffOut(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: int = Field(alias="from")
+    to: int
+    changes: list[Change]
+    viewer: str
+
+
+class DecisionOut(BaseModel):
+    match_id: str
+    version: int
+    status: str
+    decision: dict[str, Any]
+    viewer: str
+    legal_moves: dict[str, list[dict[str, Any]]] = Field(
+        description="for each seat the caller may act for and that is to act now: its legal moves")
+
+
+class LegalMovesOut(BaseModel):
+    match_id: str
+    version: int
+    seat: int
+    moves: list[dict[str, Any]]
+
+
+class LogOut(BaseModel):
+    match_id: str
+    version: int
+    start: int
+    events: list[EventOut]
+    next: int | None = Field(description="the start of the next page, or null at the head")
+    viewer: str
+
+
+class ScoreLineOut(BaseModel):
+    seat: int
+    points: int
+    category: str
+    rule: str
+    detail: str
+    refs: dict[str, Any]
+
+
+class ScoreOut(BaseModel):
+    seq: int
+    totals: list[int]
+    lines: list[ScoreLineOut]
+    end: dict[str, Any] | None
+
+
+class UndoRequestOut(BaseModel):
+    id: str
+    seat: int
+    from_seq: int
+    requested_seq: int
+    consent_from: list[int]
+    arbiter_needed: bool
+    answers: dict[str, bool]
+    status: str
+
+
+class UndoList(BaseModel):
+    requests: list[UndoRequestOut]
+
+
+# ---- writing -------------------------------------------------------------------------------
+class MoveIn(Strict):
+    move: JSONValue = Field(description="the move as JSON: see GET /games/{game}/move-schema")
+    seat: SeatNo | None = Field(None, description="defaults to the caller's seat; required for arbiters")
+    expected_version: Seq | None = Field(None, description="refuse (409) unless the match is at this version")
+    claimed_at: str | None = Field(None, max_length=40, description="the client's own time of the move")
+
+
+class OutcomeIn(Strict):
+    outcome: JSONValue = Field(description="the chance outcome as it happened on the table")
+    expected_version: Seq | None = None
+
+
+class UndoIn(Strict):
+    seat: SeatNo | None = None
+    from_seq: Seq | None = Field(None, description="take back from this event on (default: the seat's last move)")
+    reason: str = Field("", max_length=500)
+
+
+class UndoAnswerIn(Strict):
+    accept: bool
+    seat: SeatNo | None = Field(None, description="ignored: seats answer for themselves, arbiters as arbiter")
+
+
+class RedoIn(Strict):
+    seat: SeatNo | None = None
+
+
+class Correction(Strict):
+    ruling: Literal["correction"]
+    from_seq: Seq
+    note: str = Field("", max_length=2000)
+
+
+class Penalty(Strict):
+    ruling: Literal["penalty"]
+    seat: SeatNo
+    points: int = Field(ge=-100_000, le=100_000)
+    note: str = Field("", max_length=2000)
+
+
+class Forfeit(Strict):
+    ruling: Literal["forfeit"]
+    seat: SeatNo
+    note: str = Field("", max_length=2000)
+
+
+class AdjudicatedResult(Strict):
+    ruling: Literal["adjudicated-result"]
+    ranks: list[Annotated[int, Field(ge=1, le=64)]] = Field(min_length=1, max_length=64)
+    note: str = Field("", max_length=2000)
+
+
+class IllegalMoveStands(Strict):
+    ruling: Literal["illegal-move-stands"]
+    seat: SeatNo
+    move: JSONValue
+    note: str = Field("", max_length=2000)
+
+
+RulingIn = Annotated[Correction | Penalty | Forfeit | AdjudicatedResult | IllegalMoveStands,
+                     Field(discriminator="ruling")]
+
+
+class SeedOut(BaseModel):
+    seed: str
+    commitment: str
+    revealed_in_record: bool
+
+
+# ---- annotations -----------------------------------------------------------------------------
+Visibility = Annotated[str, Field(pattern=r"^(public|arbiter|seat:\d{1,2})$",
+                                  description="public, arbiter or seat:N")]
+
+
+class AnnotationIn(Strict):
+    seq: Seq
+    text: str = Field(max_length=10_000)
+    glyphs: list[Annotated[str, Field(max_length=8)]] = Field(default_factory=list, max_length=8)
+    tags: list[Annotated[str, Field(min_length=1, max_length=40)]] = Field(default_factory=list, max_length=20)
+    visibility: Visibility = "public"
+
+
+class AnnotationEdit(Strict):
+    text: str | None = Field(None, max_length=10_000)
+    glyphs: list[Annotated[str, Field(max_length=8)]] | None = Field(None, max_length=8)
+    tags: list[Annotated[str, Field(min_length=1, max_length=40)]] | None = Field(None, max_length=20)
+    visibility: Visibility | None = None
+
+
+class AnnotationOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    seq: int
+    hash: str
+    text: str
+    glyphs: list[str]
+    tags: list[str]
+    visibility: str
+    author: dict[str, Any]
+    created_at: str
+    edited_at: str | None
+
+
+class AnnotationList(BaseModel):
+    annotations: list[AnnotationOut]
+
+
+# ---- forks and audit -------------------------------------------------------------------------
+class ForkIn(Strict):
+    at: Seq
+    players: list[Annotated[str, Field(min_length=1, max_length=80)]] | None = Field(None, max_length=16)
+    randomness: Literal["server", "recorded"] = "server"
+
+
+class ImportedOut(BaseModel):
+    match_id: str
+    tokens: Tokens
+    summary: MatchSummary
+
+
+class KeysOut(BaseModel):
+    server_key_id: str
+    server_public_key: str
+    keys: dict[str, str]
+
+
+class VerificationOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    ok: bool
+    match_id: str | None
+    game: str | None
+    events: int
+    annotations: int
+    checked: dict[str, int]
+    notes: list[str]
+    keys: list[str]
+    final_state_hash: str | None
+    divergence: dict[str, Any] | None
+    summary: str
+
+
+MatchCreated.model_rebuild()
+ImportedOut.model_rebuild()
