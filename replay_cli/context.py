@@ -1,0 +1,180 @@
+"""The command context: which source a command works on, shared options, and error translation."""
+
+from __future__ import annotations
+
+import getpass
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from domain.kernel.errors import RingsideError
+from domain.kernel.viewers import Actor, Viewer
+
+from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, set_no_color
+from .source import BundleSource, LocalSource, Source
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+USAGE_CODES = {"match-not-found", "not-found", "unknown-game", "unknown-variant", "invalid-options",
+               "invalid-components", "invalid-seats", "invalid-request", "malformed-move", "invalid-bundle"}
+
+
+@dataclass
+class Settings:
+    store: str | None = None
+    url: str | None = None
+    token: str | None = None
+    sources: list[Source] = field(default_factory=list)
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+        self.sources.clear()
+
+    def main_source(self) -> Source:
+        """The store (local or remote) that commands which are not about one file write to."""
+        if self.url:
+            from .remote import RemoteSource
+
+            source: Source = RemoteSource(self.url, self.token)
+        else:
+            source = LocalSource(store=self.store)
+        self.sources.append(source)
+        return source
+
+    def match(self, ref: str) -> tuple[Source, str]:
+        """The source and match ID for a reference: a bundle file path, or a match ID (or unique
+        prefix) in the store or on the server."""
+        path = Path(ref)
+        if ref and path.is_file():
+            bundle = BundleSource(path)
+            self.sources.append(bundle)
+            return bundle, bundle.match_id
+        if ref and path.is_dir():
+            raise CliError(f"{ref} is a directory; give a bundle file or a match ID")
+        source = self.main_source()
+        return source, source.resolve(ref)
+
+
+def settings() -> Settings:
+    ctx = click.get_current_context()
+    obj = ctx.find_object(Settings)
+    if obj is None:
+        obj = ctx.ensure_object(Settings)
+    return obj
+
+
+def _setter(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is None or value is False:
+            return
+        if name == "no_color":
+            set_no_color(True)
+            return
+        obj = ctx.find_object(Settings) or ctx.ensure_object(Settings)
+        setattr(obj, name, value)
+
+    return callback
+
+
+def source_options(envvars: bool = False) -> Callable[[F], F]:
+    """--store, --url, --token and --no-color, accepted on the group and on every command."""
+
+    def decorate(f: F) -> F:
+        f = click.option("--no-color", is_flag=True, expose_value=False, callback=_setter("no_color"),
+                         help="Never use colour (also: NO_COLOR set, or output piped).")(f)
+        f = click.option("--token", metavar="TOKEN", expose_value=False, callback=_setter("token"),
+                         envvar="RINGSIDE_TOKEN" if envvars else None,
+                         help="Bearer token for --url [env RINGSIDE_TOKEN].")(f)
+        f = click.option("--url", metavar="URL", expose_value=False, callback=_setter("url"),
+                         envvar="RINGSIDE_URL" if envvars else None,
+                         help="Work on a remote Ringside server instead of a local store [env RINGSIDE_URL].")(f)
+        f = click.option("--store", metavar="DIR|URL", expose_value=False, callback=_setter("store"),
+                         help="Local store: a data directory (SQLite) or a postgresql:// URL "
+                              "[default: RINGSIDE_DATABASE_URL, else RINGSIDE_DATA_DIR, else the user data folder].")(f)
+        return f
+
+    return decorate
+
+
+def json_option(f: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")(f)
+
+
+def parse_viewer(ctx: click.Context, param: click.Parameter, value: str | None) -> Viewer | None:
+    if value is None:
+        return None
+    try:
+        return Viewer.parse(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def viewer_option(default: str = "spectator") -> Callable[[F], F]:
+    return click.option("--as", "viewer", default=default, show_default=True, metavar="VIEWER",
+                        callback=parse_viewer,
+                        help="Whose eyes: spectator (public only), seat:N (that seat's hidden information too) "
+                             "or arbiter (everything).")
+
+
+def default_name() -> str:
+    try:
+        return os.environ.get("RINGSIDE_ARBITER") or getpass.getuser()
+    except Exception:
+        return "arbiter"
+
+
+def parse_actor(text: str) -> Actor:
+    """`seat:N`, `arbiter[:NAME]`, `recorder[:NAME]` or `substitute:N[:NAME]`."""
+    kind, _, rest = text.strip().partition(":")
+    kind = kind.lower()
+    if kind == "seat" and rest.isdigit():
+        return Actor.player(int(rest))
+    if kind == "arbiter":
+        return Actor.arbiter(rest or default_name())
+    if kind == "recorder":
+        return Actor("recorder", None, rest or default_name())
+    if kind == "substitute":
+        seat, _, name = rest.partition(":")
+        if seat.isdigit():
+            return Actor("substitute", int(seat), name or None)
+    raise CliError(f"not an author/actor: {text!r} (use seat:N, arbiter[:NAME], recorder[:NAME] "
+                   "or substitute:N[:NAME])")
+
+
+def translate(error: RingsideError) -> CliError:
+    """A domain refusal as one line with the right exit status (rule IDs kept visible)."""
+    rule = getattr(error, "rule", None)
+    reason = getattr(error, "reason", None)
+    if rule and reason:
+        message = f"illegal move ({rule}): {reason}"
+    else:
+        message = error.message
+    code = EXIT_USAGE if error.code in USAGE_CODES else EXIT_REFUSED
+    return CliError(message, code)
+
+
+class RingsideGroup(click.Group):
+    """A group that turns every expected failure into one line on stderr, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RingsideError as error:
+            raise translate(error) from None
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            raise CliError("interrupted", 130) from None
+        except BrokenPipeError:
+            raise click.exceptions.Exit(0) from None
+        except Exception as error:
+            if os.environ.get("RINGSIDE_DEBUG"):
+                raise
+            text = str(error).strip().splitlines()
+            raise CliError(f"internal error: {type(error).__name__}: {text[0] if text else ''} "
+                           "(set RINGSIDE_DEBUG=1 for the traceback)", EXIT_INTERNAL) from None

@@ -1,0 +1,888 @@
+"""The `ringside` command: replay, adjudicate and annotate matches from the terminal.
+
+Every command works on the local store (default data directory; --store for another SQLite data
+directory or a PostgreSQL URL), on a bundle file (give its path where a MATCH is asked for), or on
+a remote server (--url and --token). See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from domain.kernel.viewers import Actor, Viewer
+
+from .context import (
+    RingsideGroup,
+    default_name,
+    json_option,
+    parse_actor,
+    settings,
+    source_options,
+    viewer_option,
+)
+from .moves import parse_int_list, parse_move, parse_pairs
+from .output import EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
+from .render.common import event_text
+from .views import change_lines, log_table, print_renderables, report_view, score_table, show_state
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(cls=RingsideGroup, context_settings=CONTEXT)
+@source_options(envvars=True)
+@click.version_option(package_name="ringside", message="ringside %(version)s")
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """Ringside: replay, adjudicate and annotate recorded tabletop matches.
+
+    MATCH is a match ID (or a unique prefix of one) in the store, or the path of an exported
+    bundle file. Exit status: 0 ok, 1 refused by the rules or the record does not verify,
+    2 bad usage or input, 3 internal error.
+
+    \b
+    Examples:
+      ringside games
+      ringside play carcassonne -p alice -p bot
+      ringside show 3f2a --at 40 --as arbiter
+      ringside verify match.ringside.jsonl
+      ringside --store postgresql://me@db/ringside matches
+    """
+    obj = settings()
+    ctx.call_on_close(obj.close)
+
+
+# ==== catalogue and listing ===========================================================================
+@cli.command()
+@source_options()
+@json_option
+def games(as_json: bool) -> None:
+    """The game catalogue: variants, seats, options and bots.
+
+    \b
+    Examples:
+      ringside games
+      ringside games --json
+    """
+    catalogue = settings().main_source().games() if settings().url else _local_games()
+    if as_json:
+        print_json(catalogue)
+        return
+    from rich.table import Table
+
+    for game in catalogue:
+        table = Table(title=f"{game['name']}: {game['title']} (engine {game.get('engine_version')})",
+                      title_justify="left")
+        table.add_column("variant")
+        table.add_column("seats")
+        table.add_column("description")
+        for name, info in game["variants"].items():
+            default = " (default)" if name == game.get("default_variant") else ""
+            table.add_row(name + default, f"{info['min_seats']}–{info['max_seats']}", info["description"])
+        console().print(table)
+        options = game.get("options") or {}
+        if options:
+            console().print("  options: " + "; ".join(
+                f"{k} ({v.get('type')}, default {json.dumps(v.get('default'))})" for k, v in options.items()))
+        console().print(f"  bots: {', '.join(game.get('bots') or [])}\n")
+
+
+def _local_games() -> list[dict[str, Any]]:
+    from .source import catalogue
+
+    return catalogue()
+
+
+@cli.command("matches")
+@source_options()
+@click.option("--game", help="Only this game.")
+@click.option("--status", type=click.Choice(["active", "ended"]), help="Only active or ended matches.")
+@click.option("--player", help="Only matches with a player whose name contains this.")
+@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
+@json_option
+def matches(game: str | None, status: str | None, player: str | None, limit: int, as_json: bool) -> None:
+    """List matches in the store, newest first.
+
+    \b
+    Examples:
+      ringside matches
+      ringside matches --game carcassonne --status ended --json
+    """
+    rows = settings().main_source().list_matches(game=game, status=status, player=player, limit=limit)
+    if as_json:
+        print_json(rows)
+        return
+    from rich.table import Table
+
+    table = Table(title="Matches", title_justify="left")
+    for column in ("match", "game", "variant", "players", "status", "events", "created"):
+        table.add_column(column)
+    for row in rows:
+        players = row.get("players") or []
+        names = ", ".join(p.get("player", str(p)) if isinstance(p, dict) else str(p) for p in players)
+        table.add_row(str(row.get("match_id")), str(row.get("game")), str(row.get("variant", "")), names,
+                      str(row.get("status")) + ("" if row.get("official", True) else " (fork)"),
+                      str(row.get("version", row.get("events", ""))), str(row.get("created_at", ""))[:19])
+    console().print(table if rows else Text("no matches"))
+
+
+# ==== creating ========================================================================================
+def _players(specs: tuple[str, ...], minimum: int) -> list[str]:
+    players = [spec.strip() for spec in specs if spec.strip()]
+    if not players:
+        players = [f"player {n + 1}" for n in range(max(minimum, 1))]
+    return players
+
+
+def _create_options(variant: str | None, option: tuple[str, ...], options_json: str | None,
+                    randomness: str, undo_policy: str, entropy: tuple[str, ...],
+                    components: Path | None) -> dict[str, Any]:
+    options = parse_pairs(option)
+    if options_json:
+        try:
+            loaded = json.loads(options_json)
+        except ValueError as error:
+            raise CliError(f"--options-json is not valid JSON: {error}") from None
+        if not isinstance(loaded, dict):
+            raise CliError("--options-json must be a JSON object")
+        options = {**loaded, **options}
+    body: dict[str, Any] = {"variant": variant, "options": options, "randomness": randomness,
+                            "undo_policy": undo_policy, "entropy": list(entropy)}
+    if components is not None:
+        try:
+            body["components"] = json.loads(components.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CliError(f"cannot read the component set {components}: {error}") from None
+    return body
+
+
+def create_options(f: Any) -> Any:
+    f = click.option("--components", type=click.Path(dir_okay=False, path_type=Path),
+                     help="A JSON component set to play with instead of the shipped one.")(f)
+    f = click.option("--entropy", multiple=True, help="Players' own entropy mixed into the chance seed.")(f)
+    f = click.option("--undo-policy", default="own-turn", show_default=True,
+                     type=click.Choice(["none", "own-turn", "consent", "arbiter-only"]))(f)
+    f = click.option("--randomness", default="server", show_default=True, type=click.Choice(["server", "recorded"]),
+                     help="server: outcomes derived from a committed seed; recorded: a recorder enters them.")(f)
+    f = click.option("--options-json", metavar="JSON", help="Game options as one JSON object.")(f)
+    f = click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")(f)
+    f = click.option("--variant", help="The variant (default: the game's default).")(f)
+    return f
+
+
+@cli.command()
+@source_options()
+@click.argument("game")
+@click.option("-p", "--player", "players", multiple=True, metavar="NAME", help="A seat's player, in seat order.")
+@create_options
+@json_option
+def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[str, ...],
+        options_json: str | None, randomness: str, undo_policy: str, entropy: tuple[str, ...],
+        components: Path | None, as_json: bool) -> None:
+    """Start a match of GAME; prints its ID.
+
+    \b
+    Examples:
+      ringside new carcassonne -p alice -p bob
+      ringside new carcassonne -p a -p b --variant base --undo-policy consent
+      ringside new carcassonne -p a -p b -o circus=false --randomness recorded --json
+    """
+    from domain.kernel.registry import get_game
+
+    body = _create_options(variant, option, options_json, randomness, undo_policy, entropy, components)
+    minimum = 2
+    try:
+        ruleset = get_game(game)
+        minimum = ruleset.variants[variant or ruleset.default_variant].min_seats
+    except Exception:
+        pass
+    accepted = settings().main_source().create(game, _players(players, minimum), **body)
+    if as_json:
+        print_json(accepted)
+        return
+    console().print(f"created {game} match [bold]{accepted['match_id']}[/bold] "
+                    f"(events 1..{accepted.get('version')})")
+
+
+# ==== reading =========================================================================================
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--at", type=click.IntRange(min=1), metavar="N", help="The position after event N (default: now).")
+@viewer_option()
+@json_option
+def show(match: str, at: int | None, viewer: Viewer, as_json: bool) -> None:
+    """The state of MATCH at a position, as a viewer may see it.
+
+    Carcassonne is drawn as a map of tiles and followers; other games as panels of board,
+    players and scores.
+
+    \b
+    Examples:
+      ringside show 3f2a
+      ringside show 3f2a --at 25 --as seat:1
+      ringside show match.ringside.jsonl --as arbiter --json
+    """
+    source, match_id = settings().match(match)
+    view = source.state(match_id, viewer, at)
+    if as_json:
+        print_json(view)
+        return
+    show_state(source.summary(match_id), view, str(viewer))
+
+
+def _notes_by_seq(notes: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    by_seq: dict[int, list[dict[str, Any]]] = {}
+    for note in notes:
+        by_seq.setdefault(int(note["seq"]), []).append(note)
+    return by_seq
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--from", "start", default=1, show_default=True, type=click.IntRange(min=1), help="First event.")
+@click.option("--limit", type=click.IntRange(min=1), help="At most this many events.")
+@viewer_option()
+@json_option
+def log(match: str, start: int, limit: int | None, viewer: Viewer, as_json: bool) -> None:
+    """The events of MATCH: sequence numbers, actors, times, annotations; retracted moves marked.
+
+    \b
+    Examples:
+      ringside log 3f2a
+      ringside log 3f2a --from 40 --limit 20 --as arbiter
+      ringside log match.ringside.jsonl --json
+    """
+    source, match_id = settings().match(match)
+    events = source.log(match_id, viewer, start, limit)
+    notes = _notes_by_seq(source.annotations(match_id, viewer))
+    if as_json:
+        print_json([{**event, "annotations": notes.get(event["seq"], [])} for event in events])
+        return
+    console().print(log_table(source.summary(match_id), events, notes))
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--from", "start", type=click.IntRange(min=1), help="Start at this position [default: 1].")
+@click.option("--to", "stop", type=click.IntRange(min=1), help="Batch mode: stop at this position [default: the end].")
+@click.option("--interactive/--batch", default=None,
+              help="Walk with keys (default when stdin is a terminal), or print every step from --from to --to.")
+@click.option("--board", is_flag=True, help="Also draw the state after each step.")
+@viewer_option()
+@json_option
+def step(match: str, start: int | None, stop: int | None, interactive: bool | None, board: bool,
+         viewer: Viewer, as_json: bool) -> None:
+    """Walk through MATCH one event at a time, showing what each event changed.
+
+    Interactively: n / space / → next, p / b / ← back, g go to a position, s show the board,
+    q quit. In batch mode (scripts, or stdin not a terminal) every step from --from to --to is printed.
+
+    \b
+    Examples:
+      ringside step 3f2a
+      ringside step 3f2a --batch --from 10 --to 20 --as seat:0
+      ringside step match.ringside.jsonl --batch --json
+    """
+    source, match_id = settings().match(match)
+    summary = source.summary(match_id)
+    last = int(summary["version"])
+    events = {e["seq"]: e for e in source.log(match_id, viewer)}
+    notes = _notes_by_seq(source.annotations(match_id, viewer))
+    if interactive is None:
+        interactive = sys.stdin.isatty() and not as_json
+    first = start or 1
+    if first > last:
+        raise CliError(f"the match has {last} events, not {first}")
+
+    def changes_at(seq: int) -> list[dict[str, Any]]:
+        if seq <= 1:
+            return []
+        result: list[dict[str, Any]] = source.diff(match_id, seq - 1, seq, viewer)["changes"]
+        return result
+
+    def print_step(seq: int) -> None:
+        entry = events.get(seq, {})
+        line = Text(f"#{seq}/{last} ", style="bold")
+        line.append(f"{entry.get('kind')}: {event_text(entry)}")
+        if entry.get("retracted_by") is not None:
+            line.append(f"  [retracted by #{entry['retracted_by']}]", style="italic")
+        console().print(line)
+        for note in notes.get(seq, []):
+            console().print(Text(f"  ✎ {' '.join(note.get('glyphs', []))} {note.get('text')}".replace("  ", " ")))
+        for text in change_lines(changes_at(seq)):
+            console().print(text)
+        if board:
+            show_state(summary, source.state(match_id, viewer, seq), str(viewer))
+
+    if not interactive:
+        end = min(stop or last, last)
+        if as_json:
+            print_json([{"seq": seq, "event": events.get(seq), "annotations": notes.get(seq, []),
+                         "changes": changes_at(seq)} for seq in range(first, end + 1)])
+            return
+        for seq in range(first, end + 1):
+            print_step(seq)
+        return
+    seq = first
+    print_step(seq)
+    while True:
+        console().print(Text("[n]ext [p]rev [g]oto [s]how [q]uit", style="dim"))
+        try:
+            key = click.getchar()
+        except (EOFError, click.Abort):
+            return
+        if key in ("q", "Q", "\x03", "\x04", ""):
+            return
+        if key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
+            if seq >= last:
+                console().print("(at the last event)")
+                continue
+            seq += 1
+        elif key in ("p", "b", "\x1b[D", "k"):
+            if seq <= 1:
+                console().print("(at the first event)")
+                continue
+            seq -= 1
+        elif key == "g":
+            target = click.prompt("go to position", type=click.IntRange(1, last), default=seq)
+            seq = int(target)
+        elif key == "s":
+            show_state(summary, source.state(match_id, viewer, seq), str(viewer))
+            continue
+        else:
+            continue
+        print_step(seq)
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.argument("a", type=click.IntRange(min=1))
+@click.argument("b", type=click.IntRange(min=1))
+@viewer_option()
+@json_option
+def diff(match: str, a: int, b: int, viewer: Viewer, as_json: bool) -> None:
+    """What changed in MATCH between positions A and B, as a viewer sees it.
+
+    \b
+    Examples:
+      ringside diff 3f2a 10 20
+      ringside diff 3f2a 1 50 --as arbiter --json
+    """
+    source, match_id = settings().match(match)
+    result = source.diff(match_id, a, b, viewer)
+    if as_json:
+        print_json(result)
+        return
+    console().print(Text(f"changes from #{a} to #{b} as {viewer}:", style="bold"))
+    for line in change_lines(result["changes"], limit=200):
+        console().print(line)
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--at", type=click.IntRange(min=1), metavar="N", help="The score sheet after event N (default: now).")
+@json_option
+def score(match: str, at: int | None, as_json: bool) -> None:
+    """The score sheet of MATCH, every line with the rule ID that produced it, at any position.
+
+    \b
+    Examples:
+      ringside score 3f2a
+      ringside score 3f2a --at 120 --json
+    """
+    source, match_id = settings().match(match)
+    sheet = source.score(match_id, at)
+    if as_json:
+        print_json(sheet)
+        return
+    print_renderables(score_table(source.summary(match_id), sheet))
+
+
+# ==== commenting and adjudicating ======================================================================
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.argument("seq", type=click.IntRange(min=1), required=False)
+@click.argument("text", required=False)
+@click.option("-g", "--glyph", "glyphs", multiple=True, help="A glyph: ! ? !! ?? !? ?! (repeatable).")
+@click.option("-t", "--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--visibility", default="public", show_default=True, metavar="public|seat:N|arbiter")
+@click.option("--author", default=None, metavar="ACTOR",
+              help="Who writes it: arbiter[:NAME], seat:N, recorder[:NAME] [default: arbiter:$USER].")
+@click.option("--edit", "edit_id", metavar="ID", help="Edit annotation ID instead (give the new TEXT).")
+@click.option("--list", "list_", is_flag=True, help="List the annotations instead.")
+@viewer_option("arbiter")
+@json_option
+def annotate(match: str, seq: int | None, text: str | None, glyphs: tuple[str, ...], tags: tuple[str, ...],
+             visibility: str, author: str | None, edit_id: str | None, list_: bool, viewer: Viewer,
+             as_json: bool) -> None:
+    """Annotate event SEQ of MATCH with TEXT (anchored to the event's hash), or list/edit notes.
+
+    \b
+    Examples:
+      ringside annotate 3f2a 42 "brilliant farmer placement" -g '!!' -t endgame
+      ringside annotate 3f2a 43 "should have closed the city" -g '?' --visibility seat:1
+      ringside annotate 3f2a --list --json
+      ringside annotate 3f2a --edit a2 "a clearer comment"
+    """
+    actor = parse_actor(author or f"arbiter:{default_name()}")
+    if list_:
+        source, match_id = settings().match(match)
+        items = source.annotations(match_id, viewer)
+        if as_json:
+            print_json(items)
+            return
+        for item in items:
+            console().print(f"#{item['seq']} [{item['id']}] {' '.join(item.get('glyphs', []))} {item['text']} "
+                            f"({item.get('visibility')}; {compact(item.get('author'))})")
+        if not items:
+            console().print("no annotations")
+        return
+    source, match_id = settings().match(match)
+    if edit_id is not None:
+        new_text = text if text is not None else (None if seq is None else str(seq))
+        changes: dict[str, Any] = {"text": new_text, "glyphs": list(glyphs) or None, "tags": list(tags) or None,
+                                   "visibility": visibility if visibility != "public" else None}
+        item = source.edit_annotation(match_id, edit_id, actor, **changes)
+    else:
+        if seq is None or text is None:
+            raise CliError("give the event number SEQ and the TEXT (or --list)")
+        item = source.annotate(match_id, seq, text, actor, list(glyphs), list(tags), visibility)
+    if as_json:
+        print_json(item)
+        return
+    console().print(f"annotation {item['id']} on event #{item['seq']}")
+
+
+@cli.group(cls=RingsideGroup, context_settings=CONTEXT)
+def undo() -> None:
+    """Take moves back: request, answer (consent or an arbiter), redo, list.
+
+    \b
+    Examples:
+      ringside undo request 3f2a --seat 1
+      ringside undo answer 3f2a u17 --accept --seat 0
+      ringside undo answer 3f2a u17 --decline --arbiter
+      ringside undo list 3f2a
+    """
+
+
+@undo.command("request")
+@source_options()
+@click.argument("match")
+@click.option("--seat", required=True, type=click.IntRange(min=0), help="The seat taking its moves back.")
+@click.option("--from", "from_seq", type=click.IntRange(min=1), help="From this move on [default: its last move].")
+@click.option("--reason", default="", help="Why.")
+@json_option
+def undo_request(match: str, seat: int, from_seq: int | None, reason: str, as_json: bool) -> None:
+    """Ask to take back SEAT's moves (done at once within the last barrier, else it waits for consent).
+
+    \b
+    Example:
+      ringside undo request 3f2a --seat 0 --reason "misclick"
+    """
+    source, match_id = settings().match(match)
+    result = source.request_undo(match_id, seat, from_seq, reason)
+    if as_json:
+        print_json(result)
+        return
+    appended = result.get("appended", [])
+    request_id = _request_id(source, match_id, int(result["receipt"]["seq"]))
+    done = len(appended) > 1
+    console().print(f"undo request {request_id} recorded at #{result['receipt']['seq']}: "
+                    + ("moves retracted" if done else "waiting for consent / an arbiter"))
+
+
+def _request_id(source: Any, match_id: str, seq: int) -> str:
+    try:
+        entry = source.log(match_id, Viewer.arbiter(), seq, 1)[0]
+        return str(entry["payload"]["request"])
+    except Exception:
+        return "?"
+
+
+def _answer_actor(seat: int | None, arbiter: str | None) -> tuple[int | None, Actor]:
+    if seat is not None and arbiter is not None:
+        raise CliError("answer either as --seat N or as --arbiter, not both")
+    if seat is None and arbiter is None:
+        raise CliError("say who answers: --seat N or --arbiter [NAME]")
+    if seat is not None:
+        return seat, Actor.player(seat)
+    return None, Actor.arbiter(arbiter or default_name())
+
+
+@undo.command("answer")
+@source_options()
+@click.argument("match")
+@click.argument("request_id")
+@click.option("--accept/--decline", required=True, help="Consent or refuse.")
+@click.option("--seat", type=click.IntRange(min=0), help="Answer as this seat.")
+@click.option("--arbiter", is_flag=False, flag_value="", default=None, metavar="[NAME]", help="Answer as an arbiter.")
+@json_option
+def undo_answer(match: str, request_id: str, accept: bool, seat: int | None, arbiter: str | None,
+                as_json: bool) -> None:
+    """Answer undo request REQUEST_ID: a seat's consent or refusal, or an arbiter's decision.
+
+    \b
+    Examples:
+      ringside undo answer 3f2a u17 --accept --seat 0
+      ringside undo answer 3f2a u17 --decline --arbiter "Chief Arbiter"
+    """
+    source, match_id = settings().match(match)
+    seat_, actor = _answer_actor(seat, arbiter)
+    result = source.answer_undo(match_id, request_id, accept, seat_, actor)
+    if as_json:
+        print_json(result)
+        return
+    done = len(result.get("appended", [])) > 1
+    console().print(f"answer recorded at #{result['receipt']['seq']}" + ("; moves retracted" if done else ""))
+
+
+@undo.command("redo")
+@source_options()
+@click.argument("match")
+@click.option("--seat", type=click.IntRange(min=0), help="As the seat whose moves were taken back.")
+@click.option("--arbiter", is_flag=False, flag_value="", default=None, metavar="[NAME]", help="As an arbiter.")
+@json_option
+def undo_redo(match: str, seat: int | None, arbiter: str | None, as_json: bool) -> None:
+    """Put back the moves of the last retraction (while nothing else happened since).
+
+    \b
+    Example:
+      ringside undo redo 3f2a --seat 0
+    """
+    source, match_id = settings().match(match)
+    seat_, actor = _answer_actor(seat, arbiter)
+    result = source.redo(match_id, seat_, actor)
+    if as_json:
+        print_json(result)
+        return
+    console().print(f"redone at #{result['receipt']['seq']}")
+
+
+@undo.command("list")
+@source_options()
+@click.argument("match")
+@json_option
+def undo_list(match: str, as_json: bool) -> None:
+    """Pending undo requests of MATCH.
+
+    \b
+    Example:
+      ringside undo list 3f2a
+    """
+    source, match_id = settings().match(match)
+    pending = source.summary(match_id).get("pending_undo") or []
+    if as_json:
+        print_json(pending)
+        return
+    for item in pending:
+        needs = "an arbiter" if item.get("arbiter_needed") else f"seats {item.get('consent_from')}"
+        console().print(f"{item['id']}: seat {item['seat']} from #{item['from_seq']}, needs {needs}, "
+                        f"answers {item.get('answers')}")
+    if not pending:
+        console().print("no pending undo requests")
+
+
+RULINGS = ["correction", "penalty", "forfeit", "adjudicated-result", "illegal-move-stands"]
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.argument("kind", type=click.Choice(RULINGS))
+@click.option("--from", "from_seq", type=click.IntRange(min=1), help="correction: take back from this event.")
+@click.option("--seat", type=click.IntRange(min=0), help="penalty / forfeit / illegal-move-stands: the seat.")
+@click.option("--points", type=int, help="penalty: points taken off.")
+@click.option("--ranks", metavar="R0,R1,...", help="adjudicated-result: a rank per seat, like 1,2 or 1,1,3.")
+@click.option("--move", "move_text", metavar="MOVE", help="illegal-move-stands: the move (JSON or `type k=v`).")
+@click.option("--note", default="", help="The arbiter's reasons.")
+@click.option("--arbiter", default=None, metavar="NAME", help="The arbiter's name [default: $USER].")
+@json_option
+def rule(match: str, kind: str, from_seq: int | None, seat: int | None, points: int | None, ranks: str | None,
+         move_text: str | None, note: str, arbiter: str | None, as_json: bool) -> None:
+    """Record an arbiter's ruling on MATCH: correction, penalty, forfeit, adjudicated-result or
+    illegal-move-stands.
+
+    \b
+    Examples:
+      ringside rule 3f2a correction --from 57 --note "tile was misplaced"
+      ringside rule 3f2a penalty --seat 1 --points 5 --note "slow play"
+      ringside rule 3f2a forfeit --seat 2
+      ringside rule 3f2a adjudicated-result --ranks 1,2
+      ringside rule 3f2a illegal-move-stands --seat 0 --move 'place x=3 y=0 rotation=1'
+    """
+    body: dict[str, Any] = {"ruling": kind, "note": note}
+    need = {"correction": ["from"], "penalty": ["seat", "points"], "forfeit": ["seat"],
+            "adjudicated-result": ["ranks"], "illegal-move-stands": ["seat", "move"]}[kind]
+    given = {"from": from_seq, "seat": seat, "points": points, "ranks": ranks, "move": move_text}
+    missing = [f"--{name}" for name in need if given[name] is None]
+    if missing:
+        raise CliError(f"a {kind} ruling needs {' and '.join(missing)}")
+    if from_seq is not None:
+        body["from_seq"] = from_seq
+    if seat is not None:
+        body["seat"] = seat
+    if points is not None:
+        body["points"] = points
+    if ranks is not None:
+        body["ranks"] = parse_int_list(ranks, "--ranks")
+    if move_text is not None:
+        body["move"] = parse_move(move_text)
+    source, match_id = settings().match(match)
+    result = source.ruling(match_id, body, Actor.arbiter(arbiter or default_name()))
+    if as_json:
+        print_json(result)
+        return
+    console().print(f"{kind} ruling recorded at #{result['receipt']['seq']} (now {result.get('version')} events)")
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--at", required=True, type=click.IntRange(min=1), metavar="N", help="Branch after event N.")
+@click.option("-p", "--player", "players", multiple=True, help="Players of the fork (default: the same).")
+@json_option
+def fork(match: str, at: int, players: tuple[str, ...], as_json: bool) -> None:
+    """A what-if branch of MATCH from position N: a new, unofficial match.
+
+    \b
+    Examples:
+      ringside fork 3f2a --at 40
+      ringside fork 3f2a --at 40 -p me -p bot --json
+    """
+    source, match_id = settings().match(match)
+    if not source.writable:
+        raise CliError("forking needs the match in a store: import the bundle first (ringside import FILE)")
+    result = source.fork(match_id, at, list(players) or None)
+    if as_json:
+        print_json(result)
+        return
+    console().print(f"fork [bold]{result['match_id']}[/bold] of {match_id} at #{at}")
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--private", is_flag=True, help="Only show the seed to you (an arbiter); record nothing.")
+@click.option("--arbiter", default=None, metavar="NAME", help="The arbiter's name [default: $USER].")
+@json_option
+def reveal(match: str, private: bool, arbiter: str | None, as_json: bool) -> None:
+    """Publish MATCH's secret chance seed in the record (after the match ended), or show it privately.
+
+    \b
+    Examples:
+      ringside reveal 3f2a
+      ringside reveal 3f2a --private --json
+    """
+    source, match_id = settings().match(match)
+    if private:
+        result = source.arbiter_seed(match_id)
+        if as_json:
+            print_json(result)
+            return
+        console().print(f"seed {result['seed']} (commitment {result['commitment']}; "
+                        f"{'already' if result.get('revealed_in_record') else 'not yet'} in the record)")
+        return
+    result = source.reveal(match_id, Actor.arbiter(arbiter or default_name()))
+    if as_json:
+        print_json(result)
+        return
+    console().print(f"seed revealed at #{result['receipt']['seq']}")
+
+
+# ==== bundles and verification =========================================================================
+@cli.command("export")
+@source_options()
+@click.argument("match")
+@click.option("-o", "--output", "output", metavar="FILE",
+              help="Where to write the bundle; - for stdout [default: ./<match-id>.ringside.jsonl].")
+def export_(match: str, output: str | None) -> None:
+    """Export MATCH as a self-contained, verifiable bundle (JSON Lines).
+
+    \b
+    Examples:
+      ringside export 3f2a
+      ringside export 3f2a -o final.ringside.jsonl
+      ringside export 3f2a -o - | gzip > final.ringside.jsonl.gz
+    """
+    source, match_id = settings().match(match)
+    text = source.export(match_id)
+    if output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    path = Path(output or f"{match_id}.ringside.jsonl")
+    try:
+        path.write_text(text, encoding="utf-8", newline="")
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror or error}") from None
+    click.echo(f"exported {match_id} to {path}", err=True)
+
+
+@cli.command("import")
+@source_options()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@json_option
+def import_(files: tuple[Path, ...], as_json: bool) -> None:
+    """Import bundle FILES into the store (each is verified first; the match keeps its ID and hashes).
+
+    \b
+    Examples:
+      ringside import final.ringside.jsonl
+      ringside --store /srv/ringside import *.ringside.jsonl --json
+    """
+    source = settings().main_source()
+    imported = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CliError(f"cannot read {path}: {error}") from None
+        match_id = source.import_bundle(text)
+        imported.append({"file": str(path), "match_id": match_id})
+        if not as_json:
+            console().print(f"imported {path} as match [bold]{match_id}[/bold]")
+    if as_json:
+        print_json(imported if len(imported) > 1 else imported[0])
+
+
+def _bundle_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.is_file() and p.name.endswith((".jsonl", ".ringside")))
+
+
+@cli.command()
+@source_options()
+@click.argument("targets", nargs=-1, required=True, metavar="BUNDLE|DIR|MATCH...")
+@click.option("--allow-engine-mismatch", is_flag=True,
+              help="Replay a record made under another rules-engine version (reported in the notes).")
+@click.option("--quiet", "-q", is_flag=True, help="Only the one-line summary per target.")
+@json_option
+def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, as_json: bool) -> None:
+    """The adjudication report for bundles, directories of bundles or stored matches.
+
+    Re-folds every event checking legality, the hash chain and signatures, chance outcomes
+    against the revealed seed, undo authority and the final scores. Exit 0 when every record
+    holds; 1 at the first divergence (its event, check, rule ID and both values are printed);
+    2 on usage errors (no such file or match).
+
+    \b
+    Examples:
+      ringside verify final.ringside.jsonl
+      ringside verify 3f2a --json
+      ringside verify tournament-bundles/
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .source import verify_text
+
+    jobs: list[tuple[str, Any]] = []
+    for target in targets:
+        path = Path(target)
+        if path.is_dir():
+            files = _bundle_files(path)
+            if not files:
+                raise CliError(f"no bundle files (*.jsonl) in {path}")
+            jobs.extend((str(f), f) for f in files)
+        elif path.is_file():
+            jobs.append((str(path), path))
+        elif any(sep in target for sep in ("/", "\\")) or target.endswith((".jsonl", ".ringside")):
+            raise CliError(f"no such file or directory: {target}")
+        else:
+            jobs.append((target, None))
+    reports: list[tuple[str, dict[str, Any]]] = []
+    many = len(jobs) > 1
+    show_progress = many and not as_json and console().is_terminal
+    with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=console(), disable=not show_progress,
+                  transient=True) as progress:
+        task = progress.add_task("", total=len(jobs))
+        for label, path in jobs:
+            progress.update(task, description=label[-40:])
+            if path is not None:
+                try:
+                    data = path.read_bytes()
+                except OSError as error:
+                    raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+                report = verify_text(data, allow_engine_mismatch)
+            else:
+                source, match_id = settings().match(label)
+                report = source.verify(match_id, allow_engine_mismatch)
+            reports.append((label, report))
+            progress.advance(task)
+    failed = [(label, report) for label, report in reports if not report.get("ok")]
+    if as_json:
+        if many:
+            print_json({"ok": not failed, "total": len(reports), "failed": len(failed),
+                        "reports": [{"target": label, **report} for label, report in reports]})
+        else:
+            print_json(reports[0][1])
+    elif many:
+        from rich.table import Table
+
+        if not quiet:
+            for label, report in failed:
+                console().print(report_view(report, label))
+        table = Table(title=f"Verified {len(reports)} records: {len(reports) - len(failed)} hold, "
+                            f"{len(failed)} diverge", title_justify="left")
+        table.add_column("target")
+        table.add_column("result")
+        for label, report in reports:
+            table.add_row(label, Text(str(report.get("summary")), style="green" if report.get("ok") else "red"))
+        console().print(table)
+    else:
+        label, report = reports[0]
+        if quiet:
+            console().print(str(report.get("summary")))
+        else:
+            console().print(report_view(report, label))
+    if failed:
+        raise click.exceptions.Exit(EXIT_REFUSED)
+
+
+# ==== serving ==========================================================================================
+@cli.command()
+@source_options()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes (several need PostgreSQL to share the store).")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Data directory (keys, SQLite) [default: RINGSIDE_DATA_DIR or the user data folder].")
+def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
+    """Start the HTTP API on the store.
+
+    \b
+    Examples:
+      ringside serve
+      ringside serve --host 0.0.0.0 --port 8080 --store postgresql://ringside@db/ringside --workers 4
+    """
+    try:
+        from api.server import run
+    except ImportError as error:
+        raise CliError(f"the HTTP API is not available in this installation ({error})", EXIT_USAGE) from None
+    obj = settings()
+    store = obj.store
+    if data_dir is None and store and not store.startswith(("postgresql://", "postgres://")):
+        data_dir, store = Path(store), None
+    run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
+
+
+from .play import play, simulate  # noqa: E402  (registered on the group)
+
+cli.add_command(play)
+cli.add_command(simulate)
+
+
+def main() -> None:  # pragma: no cover - console entry point alias
+    cli()

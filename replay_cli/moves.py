@@ -1,0 +1,63 @@
+"""Reading moves, options and values typed at the terminal.
+
+A move may be typed as JSON (`{"type": "place", "x": 1, "y": 0, "rotation": 2}`), as the shorthand
+the CLI prints (`place x=1 y=0 rotation=2`), or as the number of a listed legal move.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from .output import CliError
+
+
+def parse_value(text: str) -> Any:
+    """JSON when it parses (numbers, true/false/null, lists, objects), otherwise the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def parse_pairs(items: tuple[str, ...] | list[str], what: str = "option") -> dict[str, Any]:
+    """`key=value` items into a dict (values parsed with parse_value)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"{what} {item!r} must look like key=value")
+        out[key.strip()] = parse_value(value.strip())
+    return out
+
+
+def parse_move(text: str, legal: list[dict[str, Any]] | None = None) -> Any:
+    """A move from what the user typed: a listed number, JSON, or `type key=value ...`."""
+    text = text.strip()
+    if not text:
+        raise CliError("type a move")
+    if text.isdigit() and legal is not None:
+        index = int(text)
+        if not 1 <= index <= len(legal):
+            raise CliError(f"there is no move {index}; pick 1..{len(legal)}")
+        return legal[index - 1]
+    if text[0] in "{[\"":
+        try:
+            return json.loads(text)
+        except ValueError as error:
+            raise CliError(f"that is not valid JSON: {error}") from None
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise CliError(f"cannot read that move: {error}") from None
+    move: dict[str, Any] = {"type": words[0]}
+    move.update(parse_pairs(words[1:], "move field"))
+    return move
+
+
+def parse_int_list(text: str, what: str) -> list[int]:
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise CliError(f"{what} must be comma-separated whole numbers, like 1,2,2") from None

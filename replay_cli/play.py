@@ -1,0 +1,344 @@
+"""`play` (a match at the terminal: human seats prompted, bots in the others) and `simulate`
+(N bot matches, to the store or to bundle files)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.text import Text
+
+from domain.kernel.errors import RingsideError
+from domain.kernel.viewers import Viewer
+
+from .context import settings, source_options, translate
+from .moves import parse_move
+from .output import CliError, console, print_json
+from .render.common import event_text, move_text, player_name
+from .source import LocalSource, Source, deterministic_seed
+from .views import score_table, show_state
+
+MAX_STEPS = 200_000
+PROMPT_HELP = ("Type a move: its number, the shorthand shown (e.g. `place x=1 y=0 rotation=2`) or JSON.\n"
+               "Commands: board, moves, score, log, undo (take back your last move), help, quit.")
+
+
+def _seat_specs(specs: tuple[str, ...], default_bot: str) -> tuple[list[str], dict[int, str]]:
+    """Players from -p specs: NAME is a human, `bot` or `bot:NAME` a bot. Returns names and bots."""
+    names: list[str] = []
+    bots: dict[int, str] = {}
+    for seat, spec in enumerate(specs):
+        spec = spec.strip()
+        if spec.lower() == "bot" or spec.lower().startswith("bot:"):
+            bot = spec.partition(":")[2] or default_bot
+            bots[seat] = bot
+            names.append(f"bot:{bot}")
+        else:
+            names.append(spec)
+    return names, bots
+
+
+def _print_new_events(source: Source, match_id: str, after: int, viewer: Viewer) -> int:
+    events = source.log(match_id, viewer, after + 1)
+    for entry in events:
+        console().print(Text(f"  #{entry['seq']} {event_text(entry)}", style="dim"))
+    return int(events[-1]["seq"]) if events else after
+
+
+@click.command()
+@source_options()
+@click.argument("target", metavar="GAME|MATCH")
+@click.option("-p", "--player", "players", multiple=True, metavar="NAME|bot[:BOT]",
+              help="A new match's seats in order: a player's name (prompted) or bot / bot:NAME.")
+@click.option("--human", "humans", multiple=True, type=click.IntRange(min=0), metavar="SEAT",
+              help="Resuming: the seats you play (default: seats whose player is not a bot:...).")
+@click.option("--bot", "default_bot", default="random", show_default=True, help="The bot for bot seats.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the bots' choices.")
+@click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves.")
+@click.option("--no-board", is_flag=True, help="Do not draw the state before each of your moves.")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print every event as it happens.")
+@click.option("--variant", help="New match: the variant.")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="New match: a game option.")
+@click.option("--randomness", default="server", show_default=True, type=click.Choice(["server", "recorded"]),
+              help="New match: recorded means you enter each chance outcome.")
+@click.option("--undo-policy", default="own-turn", show_default=True,
+              type=click.Choice(["none", "own-turn", "consent", "arbiter-only"]))
+def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], default_bot: str, seed: int,
+         max_moves: int | None, no_board: bool, quiet: bool, variant: str | None, option: tuple[str, ...],
+         randomness: str, undo_policy: str) -> None:
+    """Play GAME (a new match) or MATCH (resume) at the terminal.
+
+    Your seats are prompted with the legal moves listed; an illegal move is explained with the
+    rule it breaks and you try again. Bots play the other seats.
+
+    \b
+    Examples:
+      ringside play carcassonne -p alice -p bot
+      ringside play carcassonne -p alice -p bob --variant base       (hot seat)
+      ringside play carcassonne -p bot -p bot:random -q             (watch two bots)
+      ringside play 3f2a --human 1                                  (resume, playing seat 1)
+    """
+    from .moves import parse_pairs
+    from .source import catalogue
+
+    obj = settings()
+    game_names = {game["name"] for game in catalogue()}
+    if target in game_names and not Path(target).exists():
+        source = obj.main_source()
+        specs = players or ("you", "bot")
+        names, bots = _seat_specs(specs, default_bot)
+        created = source.create(target, names, variant=variant, options=parse_pairs(option),
+                                randomness=randomness, undo_policy=undo_policy)
+        match_id = str(created["match_id"])
+        console().print(f"match [bold]{match_id}[/bold] ({target}); resume with: ringside play {match_id}")
+        human_seats = [seat for seat in range(len(names)) if seat not in bots]
+    else:
+        if players:
+            raise CliError("-p/--player is for a new match; to resume give --human SEAT")
+        source, match_id = obj.match(target)
+        if not source.writable:
+            raise CliError("a bundle cannot be played on: import it first (ringside import FILE)")
+        summary = source.summary(match_id)
+        seats = summary["seats"]
+        if humans:
+            human_seats = sorted(set(humans))
+            bad = [s for s in human_seats if s >= len(seats)]
+            if bad:
+                raise CliError(f"this match has seats 0..{len(seats) - 1}, not {bad[0]}")
+        else:
+            human_seats = [s["seat"] for s in seats if not str(s["player"]).startswith("bot")]
+        bots = {s["seat"]: (str(s["player"]).partition(":")[2] or default_bot)
+                for s in seats if s["seat"] not in human_seats}
+    _play_loop(source, match_id, human_seats, bots, random.Random(seed), max_moves, no_board, quiet)
+
+
+def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int, str], rng: random.Random,
+               max_moves: int | None, no_board: bool, quiet: bool) -> None:
+    watch = Viewer.of_seat(humans[0]) if len(humans) == 1 else Viewer.spectator()
+    seen = 0 if quiet else _print_new_events(source, match_id, 0, watch)
+    moves = 0
+    for _ in range(MAX_STEPS):
+        summary = source.summary(match_id)
+        if summary["status"] != "active":
+            break
+        if max_moves is not None and moves >= max_moves:
+            console().print(f"stopped after {moves} moves at #{summary['version']}; "
+                            f"resume with: ringside play {match_id}")
+            return
+        decision = summary.get("decision") or {}
+        if decision.get("chance"):
+            if summary.get("randomness") != "recorded":
+                raise CliError("the match waits for a chance outcome the server should have drawn")
+            _record_outcome(source, match_id, summary, humans, rng)
+        else:
+            seats = list(decision.get("seats", []))
+            bot_seats = [s for s in seats if s not in humans]
+            if bot_seats:
+                seat = bot_seats[0]
+                source.bot_move(match_id, seat, bots.get(seat, "random"), rng)
+            elif seats:
+                if not _human_turn(source, match_id, summary, seats[0], no_board):
+                    return
+            else:
+                raise CliError("nobody is to act and the match is not over")
+            moves += 1
+        if not quiet:
+            seen = _print_new_events(source, match_id, seen, watch)
+    summary = source.summary(match_id)
+    if summary["status"] == "active":
+        raise CliError(f"stopped after {MAX_STEPS} steps without an end")
+    end = summary.get("end") or {}
+    result = end.get("result", {})
+    winners = ", ".join(f"{player_name(summary, s)} (seat {s})" for s in result.get("winners", []))
+    console().print(Text(f"match over ({end.get('reason')}): totals {result.get('totals')}; won by {winners}",
+                         style="bold"))
+    console().print(f"match {match_id}: ringside log {match_id[:8]} / ringside verify {match_id[:8]}")
+
+
+def _record_outcome(source: Source, match_id: str, summary: dict[str, Any], humans: list[int],
+                    rng: random.Random) -> None:
+    outcomes = source.chance_outcomes(match_id)
+    kind = (summary.get("decision") or {}).get("chance", {}).get("kind")
+    if not humans:
+        source.submit_outcome(match_id, outcomes[rng.randrange(len(outcomes))])
+        return
+    console().print(f"chance: {kind}. Possible outcomes:")
+    for index, outcome in enumerate(outcomes, start=1):
+        console().print(f"  {index:>3}. {move_text(outcome)}")
+    while True:
+        text = click.prompt("outcome (number or JSON)", prompt_suffix="> ")
+        try:
+            value = outcomes[int(text) - 1] if text.strip().isdigit() and 0 < int(text) <= len(outcomes) \
+                else parse_move(text) if text.strip()[:1] in "{[\"" else _plain(text)
+            source.submit_outcome(match_id, value)
+            return
+        except RingsideError as error:
+            console().print(Text(translate(error).message, style="red"))
+        except CliError as error:
+            console().print(Text(error.message, style="red"))
+
+
+def _plain(text: str) -> Any:
+    from .moves import parse_value
+
+    return parse_value(text.strip())
+
+
+def _list_moves(legal: list[dict[str, Any]], limit: int = 80) -> None:
+    console().print(f"{len(legal)} legal moves:")
+    for index, move in enumerate(legal[:limit], start=1):
+        console().print(f"  {index:>3}. {move_text(move)}")
+    if len(legal) > limit:
+        console().print(f"  … {len(legal) - limit} more (type a move as shown to play one not listed)")
+
+
+def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: int, no_board: bool) -> bool:
+    """Prompt `seat` until it makes a legal move. False when the player quits."""
+    viewer = Viewer.of_seat(seat)
+    if not no_board:
+        show_state(summary, source.state(match_id, viewer), str(viewer))
+    legal = source.legal_moves(match_id, seat)
+    _list_moves(legal)
+    name = player_name(summary, seat)
+    while True:
+        try:
+            text = click.prompt(f"seat {seat} ({name}) move", prompt_suffix="> ")
+        except click.Abort:
+            console().print(f"\nstopped; resume with: ringside play {match_id}")
+            return False
+        command = text.strip().lower()
+        if command in ("q", "quit", "exit"):
+            console().print(f"stopped; resume with: ringside play {match_id}")
+            return False
+        if command in ("?", "h", "help"):
+            console().print(PROMPT_HELP)
+            continue
+        if command == "board":
+            show_state(source.summary(match_id), source.state(match_id, viewer), str(viewer))
+            continue
+        if command == "moves":
+            _list_moves(legal, limit=10_000)
+            continue
+        if command == "score":
+            for item in score_table(summary, source.score(match_id)):
+                console().print(item)
+            continue
+        if command == "log":
+            for entry in source.log(match_id, viewer)[-15:]:
+                console().print(f"  #{entry['seq']} {event_text(entry)}")
+            continue
+        try:
+            if command == "undo":
+                source.request_undo(match_id, seat, None, "taken back at the terminal")
+                console().print("undo requested")
+                return True
+            move = parse_move(text, legal)
+            source.submit_move(match_id, seat, move)
+            return True
+        except RingsideError as error:
+            console().print(Text(translate(error).message, style="red"))
+        except CliError as error:
+            console().print(Text(error.message, style="red"))
+
+
+@click.command()
+@source_options()
+@click.argument("game")
+@click.option("-n", "--count", default=10, show_default=True, type=click.IntRange(1, 100_000), help="Matches.")
+@click.option("--players", "seats", default=None, type=click.IntRange(1, 64), help="Seats per match [default: min].")
+@click.option("--variant", help="The variant [default: the game's default].")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
+@click.option("--bot", default="random", show_default=True, help="The bot playing every seat.")
+@click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same matches (local).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Write each match as a bundle into this directory instead of keeping it in the store.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def simulate(game: str, count: int, seats: int | None, variant: str | None, option: tuple[str, ...],
+             bot: str, seed: int, out: Path | None, as_json: bool) -> None:
+    """Play COUNT bot matches of GAME, into the store or (--out) as bundle files.
+
+    \b
+    Examples:
+      ringside simulate carcassonne -n 20
+      ringside simulate carcassonne -n 100 --variant base --players 4 --out bundles/
+      ringside simulate carcassonne -n 5 --seed 7 --json
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from domain.kernel.registry import get_game
+
+    from .moves import parse_pairs
+
+    ruleset = get_game(game)
+    variant = variant or ruleset.default_variant
+    if variant not in ruleset.variants:
+        raise CliError(f"{game} has no variant {variant!r} (variants: {', '.join(ruleset.variants)})")
+    info = ruleset.variants[variant]
+    n_seats = seats or info.min_seats
+    if not info.min_seats <= n_seats <= info.max_seats:
+        raise CliError(f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {n_seats}")
+    if bot not in ruleset.bots():
+        raise CliError(f"{game} has no bot {bot!r} (bots: {', '.join(sorted(ruleset.bots()))})")
+    options = parse_pairs(option)
+    obj = settings()
+    temp: str | None = None
+    if out is not None and not obj.url:
+        temp = tempfile.mkdtemp(prefix="ringside-simulate-")
+        source: Source = LocalSource(store=temp)
+        obj.sources.append(source)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CliError(f"cannot create {out}: {error.strerror or error}") from None
+    else:
+        source = obj.main_source()
+    local = isinstance(source, LocalSource)
+    results: list[dict[str, Any]] = []
+    started = time.monotonic()
+    try:
+        with Progress(TextColumn(f"simulating {game}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console(), disable=as_json or not console().is_terminal) as progress:
+            task = progress.add_task("", total=count)
+            for index in range(count):
+                extra: dict[str, Any] = {"seed": deterministic_seed(seed, index)} if local else {}
+                created = source.create(game, [f"bot:{bot}"] * n_seats, variant=variant, options=options, **extra)
+                match_id = str(created["match_id"])
+                rng = random.Random(f"{seed}:{index}")
+                for _ in range(MAX_STEPS):
+                    summary = source.summary(match_id)
+                    if summary["status"] != "active":
+                        break
+                    decision = summary.get("decision") or {}
+                    if not decision.get("seats"):
+                        raise CliError(f"match {match_id} waits for nobody but is not over")
+                    source.bot_move(match_id, decision["seats"][0], bot, rng)
+                end = summary.get("end") or {}
+                result = {"match_id": match_id, "events": summary["version"],
+                          "totals": end.get("result", {}).get("totals"),
+                          "winners": end.get("result", {}).get("winners", [])}
+                if out is not None:
+                    path = out / f"{match_id}.ringside.jsonl"
+                    path.write_text(source.export(match_id), encoding="utf-8", newline="")
+                    result["bundle"] = str(path)
+                results.append(result)
+                progress.advance(task)
+    finally:
+        if temp is not None:
+            source.close()
+            shutil.rmtree(temp, ignore_errors=True)
+    wins = [sum(1 for r in results if seat in (r["winners"] or [])) for seat in range(n_seats)]
+    report = {"game": game, "variant": variant, "seats": n_seats, "matches": len(results),
+              "mean_events": round(sum(r["events"] for r in results) / len(results), 1),
+              "wins_by_seat": wins, "seconds": round(time.monotonic() - started, 2),
+              "stored": out is None, "results": results}
+    if as_json:
+        print_json(report)
+        return
+    where = f"bundles in {out}" if out is not None else "matches in the store"
+    console().print(f"{len(results)} {game} ({variant}) {where}; mean {report['mean_events']} events; "
+                    f"wins by seat {wins}; {report['seconds']} s")

@@ -1,0 +1,72 @@
+"""The generic renderer: clear panels of board, players and scores, for any game, driven only by
+the game's view JSON.
+
+Per-seat facts (any top-level list with one item per seat, or a list of objects that name their
+`seat`) become columns of the players table; everything else is the board panel, scalars first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.pretty import Pretty
+from rich.table import Table
+
+from ..output import compact
+from .common import decision_text, header, players_table
+
+SKIP = {"scores", "game"}
+
+
+def render(summary: dict[str, Any], view: dict[str, Any]) -> list[RenderableType]:
+    state = view.get("state")
+    seats = len(summary.get("seats", []))
+    per_seat: dict[str, list[Any]] = {}
+    board: dict[str, Any] = {}
+    if isinstance(state, dict):
+        for key, value in state.items():
+            if key in SKIP:
+                continue
+            by_seat = _per_seat(value, seats)
+            if by_seat is not None:
+                per_seat[key] = by_seat
+            else:
+                board[key] = value
+    else:
+        board["state"] = state
+    out: list[RenderableType] = [header(summary, view), decision_text(summary, view)]
+    out.append(players_table(summary, view, per_seat))
+    if board:
+        out.append(Panel(_board_table(board), title="Board", title_align="left", expand=False))
+    return out
+
+
+def _per_seat(value: Any, seats: int) -> list[Any] | None:
+    if not isinstance(value, list) or seats < 1:
+        return None
+    if value and all(isinstance(item, dict) and isinstance(item.get("seat"), int) for item in value):
+        if sorted(item["seat"] for item in value) == list(range(seats)):
+            rows: list[Any] = [None] * seats
+            for item in value:
+                rows[item["seat"]] = {k: v for k, v in item.items() if k != "seat"}
+            return rows
+        return None
+    return value if len(value) == seats and seats > 1 else None
+
+
+def _board_table(board: dict[str, Any]) -> RenderableType:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    simple = {k: v for k, v in board.items() if not isinstance(v, dict | list)}
+    nested = {k: v for k, v in board.items() if isinstance(v, dict | list)}
+    for key, value in simple.items():
+        table.add_row(key, compact(value, 80))
+    for key, value in nested.items():
+        if len(compact(value, 10_000)) <= 80:
+            table.add_row(key, compact(value, 80))
+        else:
+            table.add_row(key, Pretty(value, max_length=24, max_string=60))
+    return Group(table)

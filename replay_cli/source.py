@@ -1,0 +1,423 @@
+"""Where a command reads and writes matches: the local store, a bundle file, or a remote server.
+
+Every command talks to a `Source`, whose methods take and return plain JSON-like values, so the
+same command code works on all three. `LocalSource` wraps the `Ringside` application;
+`BundleSource` folds an exported bundle in memory (read-only; nothing is stored); the remote
+source lives in `remote.py`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from domain.kernel.canonical import JSON
+from domain.kernel.errors import RingsideError
+from domain.kernel.registry import all_games, get_game
+from domain.kernel.viewers import Actor, Viewer
+
+from .output import EXIT_USAGE, CliError
+
+if TYPE_CHECKING:
+    from domain.application import Ringside
+    from domain.kernel.fold import MatchFold
+    from domain.kernel.record import Entry
+
+READ_ONLY = "a bundle file is read-only here: import it into a store first (ringside import FILE)"
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every registered game with its variants, options and bots (from the ruleset contract)."""
+    games = []
+    for name, ruleset in all_games().items():
+        schema = ruleset.options_model.model_json_schema()
+        options = {key: {"type": _schema_type(spec), "default": spec.get("default"),
+                         "description": spec.get("description", "")}
+                   for key, spec in schema.get("properties", {}).items()}
+        games.append({
+            "name": name, "title": ruleset.title, "engine_version": ruleset.engine_version,
+            "default_variant": ruleset.default_variant,
+            "variants": {v: {"description": info.description, "min_seats": info.min_seats,
+                             "max_seats": info.max_seats} for v, info in ruleset.variants.items()},
+            "options": options, "bots": sorted(ruleset.bots()),
+        })
+    return games
+
+
+def _schema_type(spec: dict[str, Any]) -> str:
+    if "type" in spec:
+        return str(spec["type"])
+    kinds = [str(item.get("type", "?")) for item in spec.get("anyOf", []) if item.get("type") != "null"]
+    return "|".join(kinds) or "any"
+
+
+class Source(ABC):
+    """What commands can ask of a store, a bundle or a server. Match IDs are strings."""
+
+    kind = "source"
+    writable = True
+
+    def close(self) -> None:  # noqa: B027 - most sources hold nothing to release
+        """Release connections."""
+
+    def games(self) -> list[dict[str, Any]]:
+        return catalogue()
+
+    @abstractmethod
+    def resolve(self, ref: str) -> str:
+        """A full match ID for `ref` (a full ID or a unique prefix)."""
+
+    @abstractmethod
+    def summary(self, match_id: str) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def log(self, match_id: str, viewer: Viewer, start: int = 1,
+            limit: int | None = None) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def score(self, match_id: str, at: int | None = None) -> dict[str, Any]: ...
+
+    def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
+        from domain.kernel.diff import diff
+
+        before, after = self.state(match_id, viewer, a), self.state(match_id, viewer, b)
+        return {"from": a, "to": b, "changes": diff(before, after)}
+
+    @abstractmethod
+    def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]: ...
+
+    @abstractmethod
+    def export(self, match_id: str) -> str: ...
+
+    @abstractmethod
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]: ...
+
+    # ---- writing (local store and remote server) --------------------------------------------
+    def _read_only(self) -> CliError:
+        return CliError(READ_ONLY)
+
+    def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
+        raise self._read_only()
+
+    def create(self, game: str, players: list[str], **options: Any) -> dict[str, Any]:
+        raise self._read_only()
+
+    def legal_moves(self, match_id: str, seat: int) -> list[dict[str, Any]]:
+        raise self._read_only()
+
+    def submit_move(self, match_id: str, seat: int, move: Any, actor: Actor | None = None) -> dict[str, Any]:
+        raise self._read_only()
+
+    def submit_outcome(self, match_id: str, outcome: JSON) -> dict[str, Any]:
+        raise self._read_only()
+
+    def chance_outcomes(self, match_id: str) -> list[JSON]:
+        """The possible outcomes of the pending chance event (for a recorder)."""
+        raise self._read_only()
+
+    def bot_move(self, match_id: str, seat: int, bot: str, rng: random.Random) -> dict[str, Any]:
+        """Let a bot choose and submit `seat`'s move."""
+        raise self._read_only()
+
+    def annotate(self, match_id: str, seq: int, text: str, actor: Actor, glyphs: list[str],
+                 tags: list[str], visibility: str) -> dict[str, Any]:
+        raise self._read_only()
+
+    def edit_annotation(self, match_id: str, annotation_id: str, actor: Actor,
+                        **changes: Any) -> dict[str, Any]:
+        raise self._read_only()
+
+    def request_undo(self, match_id: str, seat: int, from_seq: int | None, reason: str) -> dict[str, Any]:
+        raise self._read_only()
+
+    def answer_undo(self, match_id: str, request_id: str, accept: bool, seat: int | None,
+                    actor: Actor) -> dict[str, Any]:
+        raise self._read_only()
+
+    def redo(self, match_id: str, seat: int | None, actor: Actor) -> dict[str, Any]:
+        raise self._read_only()
+
+    def ruling(self, match_id: str, body: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        raise self._read_only()
+
+    def fork(self, match_id: str, at: int, players: list[str] | None) -> dict[str, Any]:
+        raise self._read_only()
+
+    def reveal(self, match_id: str, actor: Actor) -> dict[str, Any]:
+        raise self._read_only()
+
+    def arbiter_seed(self, match_id: str) -> dict[str, Any]:
+        raise self._read_only()
+
+    def import_bundle(self, text: str) -> str:
+        raise self._read_only()
+
+
+# ==== the local store ===============================================================================
+class LocalSource(Source):
+    """The embedded store: SQLite in a data directory, or PostgreSQL."""
+
+    kind = "store"
+
+    def __init__(self, store: str | None = None, data_dir: str | None = None) -> None:
+        self._store = store
+        self._data_dir = data_dir
+        self._app: Ringside | None = None
+
+    @property
+    def app(self) -> Ringside:
+        if self._app is None:
+            from domain.application import Ringside
+
+            try:
+                self._app = Ringside.open(data_dir=self._data_dir, store=self._store)
+            except RingsideError:
+                raise
+            except Exception as error:  # a store that cannot be opened is the user's input
+                where = self._store or self._data_dir or "the default data directory"
+                raise CliError(f"cannot open the store at {where}: {_first_line(error)}") from None
+        return self._app
+
+    def close(self) -> None:
+        if self._app is not None:
+            self._app.close()
+            self._app = None
+
+    def resolve(self, ref: str) -> str:
+        ref = ref.strip()
+        try:
+            return str(UUID(ref))
+        except ValueError:
+            pass
+        if len(ref) < 4 or any(c not in "0123456789abcdef-" for c in ref.lower()):
+            raise CliError(f"{ref!r} is neither a match ID nor a bundle file")
+        found = [m["match_id"] for m in self.app.list_matches(limit=100_000)
+                 if str(m["match_id"]).startswith(ref.lower())]
+        if not found:
+            raise CliError(f"no match whose ID starts with {ref!r} in this store")
+        if len(found) > 1:
+            raise CliError(f"{ref!r} matches {len(found)} matches; give more of the ID")
+        return str(found[0])
+
+    def _id(self, match_id: str) -> UUID:
+        return UUID(match_id)
+
+    def fold(self, match_id: str, at: int | None = None) -> MatchFold:
+        return self.app.fold(self._id(match_id), at)
+
+    def summary(self, match_id: str) -> dict[str, Any]:
+        return self.app.summary(self._id(match_id))
+
+    def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        return self.app.state(self._id(match_id), viewer, at)
+
+    def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
+        return self.app.log(self._id(match_id), viewer, start, limit)
+
+    def score(self, match_id: str, at: int | None = None) -> dict[str, Any]:
+        return self.app.score(self._id(match_id), at)
+
+    def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
+        return self.app.diff(self._id(match_id), a, b, viewer)
+
+    def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+        return self.app.annotations(self._id(match_id), viewer)
+
+    def export(self, match_id: str) -> str:
+        return self.app.export_bundle(self._id(match_id))
+
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+        from domain.kernel.verification import verify_bundle
+
+        report = verify_bundle(self.export(match_id), allow_engine_mismatch=allow_engine_mismatch)
+        return report.to_json()
+
+    def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
+        return self.app.list_matches(**filters)
+
+    def create(self, game: str, players: list[str], **options: Any) -> dict[str, Any]:
+        accepted = self.app.create_match(game, players, **options)
+        return {"match_id": accepted.receipt.match_id, **accepted.to_json()}
+
+    def legal_moves(self, match_id: str, seat: int) -> list[dict[str, Any]]:
+        return self.app.legal_moves(self._id(match_id), seat)
+
+    def submit_move(self, match_id: str, seat: int, move: Any, actor: Actor | None = None) -> dict[str, Any]:
+        return self.app.submit_move(self._id(match_id), seat, move, actor=actor).to_json()
+
+    def submit_outcome(self, match_id: str, outcome: JSON) -> dict[str, Any]:
+        return self.app.submit_outcome(self._id(match_id), outcome, actor=Actor("recorder")).to_json()
+
+    def chance_outcomes(self, match_id: str) -> list[JSON]:
+        spec = self.fold(match_id).decision.chance
+        return [] if spec is None else [outcome for outcome, weight in spec.outcomes if weight > 0]
+
+    def bot_move(self, match_id: str, seat: int, bot: str, rng: random.Random) -> dict[str, Any]:
+        fold = self.fold(match_id)
+        bots = fold.ruleset.bots()
+        if bot not in bots:
+            raise CliError(f"{fold.ruleset.name} has no bot {bot!r} (bots: {', '.join(sorted(bots))})")
+        move = bots[bot](fold.state, seat, rng)
+        return self.app.submit_move(self._id(match_id), seat, fold.ruleset.dump_move(move),
+                                    actor=Actor("bot", seat, bot), expected_version=fold.seq).to_json()
+
+    def annotate(self, match_id: str, seq: int, text: str, actor: Actor, glyphs: list[str],
+                 tags: list[str], visibility: str) -> dict[str, Any]:
+        return self.app.annotate(self._id(match_id), seq, text, actor=actor, glyphs=glyphs, tags=tags,
+                                 visibility=visibility)
+
+    def edit_annotation(self, match_id: str, annotation_id: str, actor: Actor, **changes: Any) -> dict[str, Any]:
+        return self.app.edit_annotation(self._id(match_id), annotation_id, actor=actor, **changes)
+
+    def request_undo(self, match_id: str, seat: int, from_seq: int | None, reason: str) -> dict[str, Any]:
+        return self.app.request_undo(self._id(match_id), seat, from_seq, reason=reason).to_json()
+
+    def answer_undo(self, match_id: str, request_id: str, accept: bool, seat: int | None,
+                    actor: Actor) -> dict[str, Any]:
+        return self.app.answer_undo(self._id(match_id), request_id, accept, seat=seat, actor=actor).to_json()
+
+    def redo(self, match_id: str, seat: int | None, actor: Actor) -> dict[str, Any]:
+        return self.app.redo(self._id(match_id), seat=seat, actor=actor).to_json()
+
+    def ruling(self, match_id: str, body: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        return self.app.make_ruling(self._id(match_id), body, actor=actor).to_json()
+
+    def fork(self, match_id: str, at: int, players: list[str] | None) -> dict[str, Any]:
+        accepted = self.app.fork(self._id(match_id), at, players)
+        return {"match_id": accepted.receipt.match_id, **accepted.to_json()}
+
+    def reveal(self, match_id: str, actor: Actor) -> dict[str, Any]:
+        return self.app.reveal_seed(self._id(match_id), actor=actor).to_json()
+
+    def arbiter_seed(self, match_id: str) -> dict[str, Any]:
+        return self.app.seed_for_arbiter(self._id(match_id))
+
+    def import_bundle(self, text: str) -> str:
+        return str(self.app.import_bundle(text))
+
+
+# ==== a bundle file ==================================================================================
+class BundleSource(Source):
+    """An exported bundle, folded in memory: every read works offline; nothing can be written."""
+
+    kind = "bundle"
+    writable = False
+
+    def __init__(self, path: Path) -> None:
+        from domain.kernel import component_store
+        from domain.kernel.annotations import AnnotationFold
+        from domain.kernel.bundle import read_bundle
+        from domain.kernel.fold import MatchFold
+
+        self.path = path
+        try:
+            self.text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise CliError(f"cannot read {path}: {_first_line(error)}") from None
+        try:
+            self.bundle = read_bundle(self.text)
+            if not self.bundle.entries:
+                raise CliError(f"{path} holds no events")
+            created = self.bundle.entries[0]
+            ruleset = get_game(created.payload["game"])
+            if self.bundle.components:
+                component_store.remember(ruleset, ruleset.components_model.model_validate(self.bundle.components))
+            self.entries: list[Entry] = self.bundle.entries
+            self.match_id = created.stream
+            self._fold_cls = MatchFold
+            self._cache: MatchFold | None = None
+            self.head = self.fold()
+            self.notes = AnnotationFold(self.bundle.annotations[0]) if self.bundle.annotations else None
+            for entry in self.bundle.annotations[1:]:
+                assert self.notes is not None
+                self.notes.consume(entry)
+        except CliError:
+            raise
+        except RingsideError as error:
+            raise CliError(f"{path} cannot be read as a bundle: {error.message} "
+                           "(ringside verify names the first problem)") from None
+        except Exception as error:
+            raise CliError(f"{path} cannot be read as a bundle: {_first_line(error)} "
+                           "(ringside verify names the first problem)") from None
+
+    def resolve(self, ref: str) -> str:
+        return self.match_id
+
+    def fold(self, at: int | None = None) -> MatchFold:
+        """The fold after event `at` (default: all). Folds forwards from the last fold when it can,
+        so stepping through a bundle costs one event per step."""
+        last = len(self.entries)
+        target = last if at is None else at
+        if not 1 <= target <= last:
+            raise CliError(f"positions in this match run from 1 to {last}, not {target}")
+        fold = self._cache
+        if fold is None or fold.seq > target:
+            fold = self._fold_cls(self.entries[0])
+        else:
+            import copy
+
+            fold = copy.deepcopy(fold)
+        for entry in self.entries[fold.seq:target]:
+            fold.consume(entry)
+        self._cache = fold
+        return fold
+
+    def summary(self, match_id: str) -> dict[str, Any]:
+        from domain.application import summary
+
+        return {**summary(self.head), "source": str(self.path)}
+
+    def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        from domain.application import state_view
+
+        return state_view(self.fold(at), viewer)
+
+    def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
+        from domain.kernel.redaction import redact
+
+        stop = len(self.entries) if limit is None else start - 1 + limit
+        return [redact(entry, self.head, viewer) for entry in self.entries[max(start, 1) - 1:stop]]
+
+    def score(self, match_id: str, at: int | None = None) -> dict[str, Any]:
+        fold = self.fold(at)
+        return {"seq": fold.seq, **fold.score_sheet().to_json(), "end": fold.end}
+
+    def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+        from domain.kernel.annotations import visible_to
+
+        if self.notes is None:
+            return []
+        items = [item for item in self.notes.items.values() if visible_to(item, viewer)]
+        return sorted(items, key=lambda item: (item["seq"], item["seq_in_stream"]))
+
+    def export(self, match_id: str) -> str:
+        return self.text
+
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+        return verify_text(self.text, allow_engine_mismatch)
+
+
+def verify_text(text: str | bytes, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+    from domain.kernel.verification import verify_bundle
+
+    return verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch).to_json()
+
+
+def deterministic_seed(seed: int, index: int) -> str:
+    """A match's secret seed derived from a simulation seed, so simulations can be reproduced."""
+    return hashlib.sha256(f"ringside-simulate:{seed}:{index}".encode()).hexdigest()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return text[0] if text else type(error).__name__
+
+
+__all__ = ["EXIT_USAGE", "BundleSource", "LocalSource", "Source", "catalogue", "get_game", "verify_text"]
