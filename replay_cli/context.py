@@ -161,6 +161,12 @@ def translate(error: RingsideError) -> CliError:
 class RingsideGroup(click.Group):
     """A group that turns every expected failure into one line on stderr, never a traceback."""
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        if parent is None:
+            set_no_color(False)
+        return super().make_context(info_name, args, parent, **extra)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)

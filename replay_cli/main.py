@@ -352,7 +352,10 @@ def step(match: str, start: int | None, stop: int | None, interactive: bool | No
                 continue
             seq -= 1
         elif key == "g":
-            target = click.prompt("go to position", type=click.IntRange(1, last), default=seq)
+            try:
+                target = click.prompt("go to position", type=click.IntRange(1, last), default=seq)
+            except click.Abort:
+                return
             seq = int(target)
         elif key == "s":
             show_state(summary, source.state(match_id, viewer, seq), str(viewer))
@@ -412,7 +415,7 @@ def score(match: str, at: int | None, as_json: bool) -> None:
 @cli.command()
 @source_options()
 @click.argument("match")
-@click.argument("seq", type=click.IntRange(min=1), required=False)
+@click.argument("seq", required=False)
 @click.argument("text", required=False)
 @click.option("-g", "--glyph", "glyphs", multiple=True, help="A glyph: ! ? !! ?? !? ?! (repeatable).")
 @click.option("-t", "--tag", "tags", multiple=True, help="A tag (repeatable).")
@@ -423,7 +426,7 @@ def score(match: str, at: int | None, as_json: bool) -> None:
 @click.option("--list", "list_", is_flag=True, help="List the annotations instead.")
 @viewer_option("arbiter")
 @json_option
-def annotate(match: str, seq: int | None, text: str | None, glyphs: tuple[str, ...], tags: tuple[str, ...],
+def annotate(match: str, seq: str | None, text: str | None, glyphs: tuple[str, ...], tags: tuple[str, ...],
              visibility: str, author: str | None, edit_id: str | None, list_: bool, viewer: Viewer,
              as_json: bool) -> None:
     """Annotate event SEQ of MATCH with TEXT (anchored to the event's hash), or list/edit notes.
@@ -450,14 +453,16 @@ def annotate(match: str, seq: int | None, text: str | None, glyphs: tuple[str, .
         return
     source, match_id = settings().match(match)
     if edit_id is not None:
-        new_text = text if text is not None else (None if seq is None else str(seq))
+        new_text = text if text is not None else seq
         changes: dict[str, Any] = {"text": new_text, "glyphs": list(glyphs) or None, "tags": list(tags) or None,
                                    "visibility": visibility if visibility != "public" else None}
         item = source.edit_annotation(match_id, edit_id, actor, **changes)
     else:
         if seq is None or text is None:
             raise CliError("give the event number SEQ and the TEXT (or --list)")
-        item = source.annotate(match_id, seq, text, actor, list(glyphs), list(tags), visibility)
+        if not seq.isdigit() or int(seq) < 1:
+            raise CliError(f"SEQ must be an event number (1, 2, ...), not {seq!r}")
+        item = source.annotate(match_id, int(seq), text, actor, list(glyphs), list(tags), visibility)
     if as_json:
         print_json(item)
         return

@@ -7,6 +7,7 @@ import random
 import shutil
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ def _print_new_events(source: Source, match_id: str, after: int, viewer: Viewer)
               help="A new match's seats in order: a player's name (prompted) or bot / bot:NAME.")
 @click.option("--human", "humans", multiple=True, type=click.IntRange(min=0), metavar="SEAT",
               help="Resuming: the seats you play (default: seats whose player is not a bot:...).")
+@click.option("--watch", is_flag=True, help="Bots play every seat (you watch).")
 @click.option("--bot", "default_bot", default="random", show_default=True, help="The bot for bot seats.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the bots' choices.")
 @click.option("--max-moves", type=click.IntRange(min=1), help="Stop after this many moves.")
@@ -68,7 +70,7 @@ def _print_new_events(source: Source, match_id: str, after: int, viewer: Viewer)
               help="New match: recorded means you enter each chance outcome.")
 @click.option("--undo-policy", default="own-turn", show_default=True,
               type=click.Choice(["none", "own-turn", "consent", "arbiter-only"]))
-def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], default_bot: str, seed: int,
+def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: bool, default_bot: str, seed: int,
          max_moves: int | None, no_board: bool, quiet: bool, variant: str | None, option: tuple[str, ...],
          randomness: str, undo_policy: str) -> None:
     """Play GAME (a new match) or MATCH (resume) at the terminal.
@@ -82,6 +84,7 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], default
       ringside play carcassonne -p alice -p bob --variant base       (hot seat)
       ringside play carcassonne -p bot -p bot:random -q             (watch two bots)
       ringside play 3f2a --human 1                                  (resume, playing seat 1)
+      ringside play 3f2a --watch                                    (bots finish it)
     """
     from .moves import parse_pairs
     from .source import catalogue
@@ -96,7 +99,8 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], default
                                 randomness=randomness, undo_policy=undo_policy)
         match_id = str(created["match_id"])
         console().print(f"match [bold]{match_id}[/bold] ({target}); resume with: ringside play {match_id}")
-        human_seats = [seat for seat in range(len(names)) if seat not in bots]
+        human_seats = [] if watch else [seat for seat in range(len(names)) if seat not in bots]
+        bots = {seat: bots.get(seat, default_bot) for seat in range(len(names)) if seat not in human_seats}
     else:
         if players:
             raise CliError("-p/--player is for a new match; to resume give --human SEAT")
@@ -105,7 +109,9 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], default
             raise CliError("a bundle cannot be played on: import it first (ringside import FILE)")
         summary = source.summary(match_id)
         seats = summary["seats"]
-        if humans:
+        if watch:
+            human_seats = []
+        elif humans:
             human_seats = sorted(set(humans))
             bad = [s for s in human_seats if s >= len(seats)]
             if bad:
@@ -254,12 +260,14 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
 @click.option("--variant", help="The variant [default: the game's default].")
 @click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
 @click.option("--bot", default="random", show_default=True, help="The bot playing every seat.")
-@click.option("--seed", default=0, show_default=True, help="Seed: the same seed gives the same matches (local).")
+@click.option("--seed", type=int, default=None,
+              help="Reproducible run: the same seed gives the same matches, match IDs included "
+                   "(local store only; use a fresh store or --out).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path),
               help="Write each match as a bundle into this directory instead of keeping it in the store.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def simulate(game: str, count: int, seats: int | None, variant: str | None, option: tuple[str, ...],
-             bot: str, seed: int, out: Path | None, as_json: bool) -> None:
+             bot: str, seed: int | None, out: Path | None, as_json: bool) -> None:
     """Play COUNT bot matches of GAME, into the store or (--out) as bundle files.
 
     \b
@@ -305,10 +313,13 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
                       console=console(), disable=as_json or not console().is_terminal) as progress:
             task = progress.add_task("", total=count)
             for index in range(count):
-                extra: dict[str, Any] = {"seed": deterministic_seed(seed, index)} if local else {}
+                extra: dict[str, Any] = {}
+                if local and seed is not None:
+                    extra = {"seed": deterministic_seed(seed, index),
+                             "match_id": uuid.uuid5(uuid.NAMESPACE_URL, f"ringside-simulate:{game}:{seed}:{index}")}
                 created = source.create(game, [f"bot:{bot}"] * n_seats, variant=variant, options=options, **extra)
                 match_id = str(created["match_id"])
-                rng = random.Random(f"{seed}:{index}")
+                rng = random.Random(f"{seed}:{index}") if seed is not None else random.Random()
                 for _ in range(MAX_STEPS):
                     summary = source.summary(match_id)
                     if summary["status"] != "active":
