@@ -197,7 +197,8 @@ def test_rulings(run: Run) -> None:
     assert summary["status"] == "ended" and summary["end"]["result"]["ranks"] == [2, 1]
     assert "over" in run("rule", match_id, "forfeit", "--seat", "0", code=1).stderr
     other = run.new("test-dicevote")
-    result = run.json("rule", other, "illegal-move-stands", "--seat", "0", "--move", "play card=6")
+    card = run.json("show", other, "--as", "seat:0")["state"]["hands"][0][0]
+    result = run.json("rule", other, "illegal-move-stands", "--seat", "0", "--move", f"play card={card}")
     assert result["version"] > 5
     run("rule", other, "forfeit", "--seat", "1")
 
