@@ -187,6 +187,11 @@ class DiffOut(BaseModel):
     viewer: str
 
 
+class ChanceOutcome(BaseModel):
+    outcome: JSONValue
+    weight: int
+
+
 class DecisionOut(BaseModel):
     match_id: str
     version: int
@@ -195,6 +200,9 @@ class DecisionOut(BaseModel):
     viewer: str
     legal_moves: dict[str, list[dict[str, Any]]] = Field(
         description="for each seat the caller may act for and that is to act now: its legal moves")
+    chance_outcomes: list[ChanceOutcome] | None = Field(
+        None, description="the pending chance event's possible outcomes with weights (arbiter, and the "
+                          "recorder of a recorded match: they reveal what remains hidden)")
 
 
 class LegalMovesOut(BaseModel):

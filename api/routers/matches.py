@@ -143,9 +143,12 @@ def decision(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
     if active and current.chance is None:
         for seat in _actable_seats(principal, current.seats, fold.randomness == "recorded"):
             moves[str(seat)] = [fold.ruleset.dump_move(move) for move in fold.ruleset.legal_moves(fold.state, seat)]
+    chance = None
+    if active and current.chance is not None and viewer.sees_all:
+        chance = [{"outcome": outcome, "weight": weight} for outcome, weight in current.chance.outcomes]
     return {"match_id": str(match_id), "version": fold.seq, "status": fold.status,
             "decision": current.to_json() if active else {"over": True, "seats": []},
-            "viewer": str(viewer), "legal_moves": moves}
+            "viewer": str(viewer), "legal_moves": moves, "chance_outcomes": chance}
 
 
 @router.get("/{match_id}/legal-moves", response_model=LegalMovesOut, responses=READ,
