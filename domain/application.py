@@ -12,6 +12,9 @@ plain threads.
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +99,52 @@ class KnownKey(Aggregate):
         self.public_hex = public_hex
 
 
+class MatchCache:
+    """Recently used matches, kept as of their last save and fast-forwarded by the events other
+    processes appended since (one indexed query). Commands work on a cheap copy and the saved copy
+    replaces the cached one, so no event is ever folded twice in this process."""
+
+    def __init__(self, app: Application[UUID], size: int) -> None:
+        self.app = app
+        self.size = size
+        self._items: OrderedDict[UUID, Match] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def current(self, match_id: UUID) -> Match:
+        """The match at the head of the record. Read-only: callers must not change it."""
+        with self._lock:
+            cached = self._items.get(match_id)
+        if cached is None:
+            try:
+                loaded: Any = self.app.repository.get(match_id)
+            except AggregateNotFoundError:
+                raise MatchNotFoundError(f"no match {match_id}") from None
+            assert isinstance(loaded, Match)
+            self.keep(loaded)
+            return loaded
+        newer = list(self.app.events.get(match_id, gt=cached.version))
+        if not newer:
+            return cached
+        match = copy.deepcopy(cached)
+        for event in newer:
+            event.mutate(match)  # type: ignore[attr-defined]
+        self.keep(match)
+        return match
+
+    def for_command(self, match_id: UUID) -> Match:
+        """A private copy of the current match that a command may append to."""
+        return copy.deepcopy(self.current(match_id))
+
+    def keep(self, match: Match) -> None:
+        with self._lock:
+            cached = self._items.get(match.id)
+            if cached is None or cached.version < match.version:
+                self._items[match.id] = match
+            self._items.move_to_end(match.id)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 def secret_id(match_id: UUID) -> UUID:
     return uuid5(NAMESPACE_URL, f"ringside:match-secret:{match_id}")
 
@@ -131,7 +180,8 @@ class Ringside(Application[UUID]):
     name = "ringside"
     snapshotting_intervals = {Match: 100}
     snapshot_class = MatchSnapshot
-    env = {"AGGREGATE_CACHE_MAXSIZE": "500", "IS_SNAPSHOTTING_ENABLED": "y"}
+    env = {"IS_SNAPSHOTTING_ENABLED": "y"}
+    CACHE_SIZE = 500
 
     def __init__(self, settings: StoreSettings, key: ServerKey | None = None, clock: Clock | None = None,
                  env: dict[str, str] | None = None) -> None:
@@ -140,6 +190,7 @@ class Ringside(Application[UUID]):
         self.key = key or ServerKey.load_or_create(settings.data_dir)
         self.clock: Clock = clock or utc_now
         self._seeds: dict[UUID, str] = {}
+        self._matches = MatchCache(self, self.CACHE_SIZE)
         backend: SQLiteIndexBackend | PostgresIndexBackend
         if settings.is_postgres:
             backend = PostgresIndexBackend(settings.postgres_conninfo(), settings.postgres_schema())
@@ -253,6 +304,7 @@ class Ringside(Application[UUID]):
             self.save(match, secret, *extra)
         except IntegrityError:
             raise InvalidRequestError(f"a match with id {match_id} already exists") from None
+        self._matches.keep(match)
         return self._accepted(match, created, entries)
 
     def fork(self, match_id: UUID, at: int, players: list[str] | None = None, *,
@@ -564,7 +616,7 @@ class Ringside(Application[UUID]):
         """The fold at the head, or at event `at` (time travel, from the nearest snapshot)."""
         try:
             if at is None:
-                match: Any = self.repository.get(match_id, deepcopy_from_cache=False)
+                match: Any = self._matches.current(match_id)
             else:
                 if at < 1:
                     raise InvalidRequestError("positions start at 1 (the created event)")
@@ -679,11 +731,7 @@ class Ringside(Application[UUID]):
     def _command(self, match_id: UUID, expected_version: int | None,
                  command: Callable[[Match], tuple[Entry, list[Entry]]]) -> Accepted:
         for _ in range(RETRIES):
-            try:
-                match: Any = self.repository.get(match_id)
-            except AggregateNotFoundError:
-                raise MatchNotFoundError(f"no match {match_id}") from None
-            assert isinstance(match, Match)
+            match = self._matches.for_command(match_id)
             if expected_version is not None and match.version != expected_version:
                 raise StaleVersionError(expected_version, match.version)
             main, entries = command(match)
@@ -694,6 +742,7 @@ class Ringside(Application[UUID]):
                     current = self._current_version(match_id)
                     raise StaleVersionError(expected_version, current) from None
                 continue
+            self._matches.keep(match)
             return self._accepted(match, main, tuple(entries))
         raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
 

@@ -8,8 +8,7 @@ live path and the verifier apply literally the same rules.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .canonical import JSON, digest
@@ -113,6 +112,7 @@ class MatchFold:
         self.last_ruling_seq = 0
         self.last_ruling: dict[str, Any] = {}
         self.secret_reveal: dict[int, int | None] = {}
+        self.secret_pending: dict[int, int] = {}
         self.hidden_chance: dict[int, JSON] = {}
         self.undo: dict[str, UndoRequest] = {}
         self.seed: str | None = None
@@ -254,11 +254,12 @@ class MatchFold:
         payload = entry.payload
         request = self.undo[payload["request"]]
         who = "arbiter" if payload.get("seat") is None else str(payload["seat"])
-        request.answers[who] = bool(payload["accept"])
+        request = replace(request, answers={**request.answers, who: bool(payload["accept"])})
         if not payload["accept"]:
-            request.status = "declined"
+            request = replace(request, status="declined")
         elif request.granted():
-            request.status = "granted"
+            request = replace(request, status="granted")
+        self.undo[request.id] = request
 
     def _on_retracted(self, entry: Entry) -> None:
         payload = entry.payload
@@ -267,6 +268,7 @@ class MatchFold:
         removed = [step for step in self.steps if step.seq >= from_seq]
         for step in removed:
             self.retracted[step.seq] = entry.seq
+            self.secret_pending.pop(step.seq, None)
         self.retractions[entry.seq] = {
             "from_seq": from_seq, "to_seq": removed[-1].seq if removed else from_seq,
             "request": payload.get("request"), "steps": [step.to_json() for step in removed],
@@ -274,19 +276,21 @@ class MatchFold:
         }
         request = self.undo.get(payload.get("request") or "")
         if request is not None:
-            request.status = "done"
+            self.undo[request.id] = replace(request, status="done")
         self.steps = kept
         self._refold()
         self._touch(keep_redo=True)
         self.redo_candidate = entry.seq
 
     def _on_redone(self, entry: Entry) -> None:
-        retraction = self.retractions[entry.payload["retraction"]]
+        retraction = {**self.retractions[entry.payload["retraction"]], "redone": entry.seq}
+        self.retractions[entry.payload["retraction"]] = retraction
         for data in retraction["steps"]:
             step = GameStep.from_json(data)
             self.retracted.pop(step.seq, None)
+            if step.secret and self.secret_reveal.get(step.seq) is None:
+                self.secret_pending[step.seq] = step.seat if step.seat is not None else -1
             self.steps.append(step)
-        retraction["redone"] = entry.seq
         self._refold()
         self._touch()
 
@@ -312,9 +316,9 @@ class MatchFold:
     # ---- mechanics -------------------------------------------------------------------
     def _touch(self, keep_redo: bool = False) -> None:
         """Something changed the game: pending undo requests no longer describe it."""
-        for request in self.undo.values():
+        for key, request in list(self.undo.items()):
             if request.status == "pending":
-                request.status = "stale"
+                self.undo[key] = replace(request, status="stale")
         if not keep_redo:
             self.redo_candidate = None
 
@@ -329,17 +333,18 @@ class MatchFold:
         self.steps.append(step)
         if decision.secret:
             self.secret_reveal[seq] = None
+            self.secret_pending[seq] = seat
             if self._secret_group_complete(decision):
-                for pending, revealed in self.secret_reveal.items():
-                    if revealed is None:
-                        self.secret_reveal[pending] = seq
+                for pending in self.secret_pending:
+                    self.secret_reveal[pending] = seq
+                self.secret_pending = {}
                 step.barrier = True
 
     def _secret_group_complete(self, before: Decision) -> bool:
         after = self.decision
         if not after.secret or after.chance is not None:
             return True
-        pending_seats = {s.seat for s in self.steps if s.secret and self.secret_reveal.get(s.seq) is None}
+        pending_seats = set(self.secret_pending.values())
         return bool(pending_seats & set(after.seats)) or not set(after.seats) <= set(before.seats)
 
     def _apply_chance(self, seq: int, outcome: JSON) -> None:
@@ -368,6 +373,7 @@ class MatchFold:
             "redo_candidate": self.redo_candidate, "last_ruling_seq": self.last_ruling_seq,
             "last_ruling": self.last_ruling,
             "secret_reveal": {str(k): v for k, v in self.secret_reveal.items()},
+            "secret_pending": {str(k): v for k, v in self.secret_pending.items()},
             "hidden_chance": {str(k): v for k, v in self.hidden_chance.items()},
             "undo": {k: v.to_json() for k, v in self.undo.items()},
             "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
@@ -395,6 +401,7 @@ class MatchFold:
         fold.last_ruling_seq = data["last_ruling_seq"]
         fold.last_ruling = data["last_ruling"]
         fold.secret_reveal = {int(k): v for k, v in data["secret_reveal"].items()}
+        fold.secret_pending = {int(k): v for k, v in data["secret_pending"].items()}
         fold.hidden_chance = {int(k): v for k, v in data["hidden_chance"].items()}
         fold.undo = {k: UndoRequest.from_json(v) for k, v in data["undo"].items()}
         fold.seed, fold.penalties = data["seed"], data["penalties"]
@@ -403,16 +410,18 @@ class MatchFold:
         return fold
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MatchFold:
-        """Cheap copy for the aggregate cache: the ruleset, config and game states are immutable
-        values and are shared; only the fold's own containers are copied."""
+        """Cheap copy for the aggregate cache: the ruleset, config, game states, undo requests and
+        retractions are treated as immutable values (replaced, never changed in place) and shared;
+        only the fold's own containers are copied."""
         clone = MatchFold.__new__(MatchFold)
         clone.__dict__.update(self.__dict__)
         clone.steps = list(self.steps)
         clone.retracted = dict(self.retracted)
-        clone.retractions = copy.deepcopy(self.retractions, memo)
+        clone.retractions = dict(self.retractions)
         clone.secret_reveal = dict(self.secret_reveal)
+        clone.secret_pending = dict(self.secret_pending)
         clone.hidden_chance = dict(self.hidden_chance)
-        clone.undo = copy.deepcopy(self.undo, memo)
+        clone.undo = dict(self.undo)
         clone.penalties = list(self.penalties)
         return clone
 
@@ -430,10 +439,24 @@ def _components_for(ruleset: Ruleset[Any, Any], header: dict[str, Any]) -> Any:
     from .component_store import lookup
 
     wanted = header["components"]["hash"]
-    default = ruleset.default_components()
-    if default.content_hash() == wanted:
+    default, default_hash = _default_components(ruleset)
+    if default_hash == wanted:
         return default
     return lookup(ruleset, wanted)
+
+
+_DEFAULTS: dict[tuple[str, str], tuple[Any, str]] = {}
+
+
+def _default_components(ruleset: Ruleset[Any, Any]) -> tuple[Any, str]:
+    """A game's default set and its hash, computed once per process (hashing a large set per fold
+    would dominate time travel)."""
+    key = (ruleset.name, ruleset.engine_version)
+    found = _DEFAULTS.get(key)
+    if found is None:
+        components = ruleset.default_components()
+        found = _DEFAULTS[key] = (components, components.content_hash())
+    return found
 
 
 _HANDLERS = {
