@@ -679,12 +679,13 @@ class Ringside(Application[UUID]):
         return write_bundle(entries, self.annotation_entries(match_id), fold.config.components.content(),
                             self.public_keys(), self.key, self.clock())
 
-    def import_bundle(self, text: str) -> UUID:
-        """Verify a bundle and store its match exactly as it was (same IDs, hashes, signatures)."""
+    def import_bundle(self, text: str, *, allow_engine_mismatch: bool = False) -> UUID:
+        """Verify a bundle and store its match exactly as it was (same IDs, hashes, signatures).
+        A record made under another engine version is imported only when explicitly allowed."""
         from .kernel.bundle import read_bundle
         from .kernel.verification import verify_bundle
 
-        report = verify_bundle(text)
+        report = verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch)
         if not report.ok:
             raise InvalidRequestError(f"the bundle does not verify: {report.summary()}", report=report.to_json())
         bundle = read_bundle(text)
@@ -732,6 +733,7 @@ class Ringside(Application[UUID]):
                  command: Callable[[Match], tuple[Entry, list[Entry]]]) -> Accepted:
         for _ in range(RETRIES):
             match = self._matches.for_command(match_id)
+            match.fold.check_engine()
             if expected_version is not None and match.version != expected_version:
                 raise StaleVersionError(expected_version, match.version)
             main, entries = command(match)
@@ -860,6 +862,8 @@ def summary(fold: MatchFold) -> dict[str, Any]:
         "options": header["options"], "seats": header["seats"], "status": fold.status,
         "version": fold.seq, "head": fold.head, "randomness": header["randomness"],
         "undo_policy": header["undo_policy"], "engine_version": header["engine_version"],
+        "engine_mismatch": {"recorded": fold.recorded_engine, "running": fold.ruleset.engine_version}
+        if fold.engine_mismatch else None,
         "components": header["components"], "seed_commitment": header["seed_commitment"],
         "fork_of": header.get("fork_of"), "official": header.get("fork_of") is None,
         "created_at": fold.created_at, "last_activity": fold.last_at, "end": fold.end,

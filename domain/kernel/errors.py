@@ -128,6 +128,13 @@ class ImpossibleOutcomeError(RingsideError):
     status = 422
 
 
+class EngineVersionError(RingsideError):
+    """The record was made under another rules-engine version than this server runs."""
+
+    code = "engine-version"
+    status = 409
+
+
 class ForbiddenError(RingsideError):
     code = "forbidden"
     status = 403

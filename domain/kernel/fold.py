@@ -15,6 +15,7 @@ from .canonical import JSON, digest
 from .contract import Decision, MatchConfig, Result, Ruleset, ScoreLine, ScoreSheet
 from .errors import (
     ChancePendingError,
+    EngineVersionError,
     ImpossibleOutcomeError,
     MatchOverError,
     NotYourTurnError,
@@ -106,6 +107,7 @@ class MatchFold:
         self.seq = 1
         self.head = created.hash
         self.steps: list[GameStep] = []
+        self.recorded_engine: str = header["engine_version"]
         self.retracted: dict[int, int] = {}
         self.retractions: dict[int, dict[str, Any]] = {}
         self.redo_candidate: int | None = None
@@ -150,7 +152,20 @@ class MatchFold:
     def effective_steps(self) -> list[GameStep]:
         return list(self.steps)
 
+    @property
+    def engine_mismatch(self) -> bool:
+        """True when the record was made under another version of the rules engine."""
+        return self.recorded_engine != self.ruleset.engine_version
+
     # ---- checks shared by commands and verification -------------------------------------
+    def check_engine(self) -> None:
+        if self.engine_mismatch:
+            raise EngineVersionError(
+                f"this match was recorded under {self.ruleset.name} engine {self.recorded_engine} and this "
+                f"server runs {self.ruleset.engine_version}: nothing can be appended; replaying it under "
+                "another version is an explicit choice (verify with --allow-engine-mismatch)",
+                recorded=self.recorded_engine, running=self.ruleset.engine_version)
+
     def check_active(self) -> None:
         if self.status != "active":
             raise MatchOverError("the match is over: nothing more can be played")
@@ -392,6 +407,7 @@ class MatchFold:
             seats=len(header["seats"]), components=_components_for(fold.ruleset, header),
         )
         fold.seq, fold.head = data["seq"], data["head"]
+        fold.recorded_engine = header["engine_version"]
         fold.state = fold.ruleset.decode_state(data["state"], fold.config)
         fold.decision = fold.ruleset.decision(fold.state)
         fold.steps = [GameStep.from_json(step) for step in data["steps"]]

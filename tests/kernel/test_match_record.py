@@ -356,3 +356,20 @@ def test_listing_reads_the_read_model_with_filters(app: Ringside) -> None:
     assert ended["version"] == app.fold(first).seq and ended["winners"] is not None
     assert app.list_matches(since="2999-01-01") == []
     assert len(app.list_matches(limit=1)) == 1
+
+
+def test_a_record_from_another_engine_version_is_read_but_not_extended(
+        app: Ringside, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Brief §3: replaying under another engine version is an explicit, reported choice."""
+    import tests.support.dicevote as game
+    from domain.kernel.errors import EngineVersionError
+
+    match_id = new_match(app)
+    seat = to_turn(app, match_id)
+    before = hashes(app, match_id)
+    monkeypatch.setattr(type(game.RULESET), "engine_version", "9.9.9")
+    app._matches = type(app._matches)(app, 10)  # a restarted server: nothing cached
+    assert app.summary(match_id)["engine_mismatch"] == {"recorded": "1.0.0", "running": "9.9.9"}
+    with pytest.raises(EngineVersionError, match="recorded under test-dicevote engine 1.0.0"):
+        app.submit_move(match_id, seat, {"type": "pass"})
+    assert hashes(app, match_id) == before
