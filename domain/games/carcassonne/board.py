@@ -42,8 +42,9 @@ def mismatch(board: Mapping[Pos, RotatedTile], tile: RotatedTile, pos: Pos) -> s
 
 
 def placements(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> Iterator[tuple[Pos, int]]:
-    """Every legal (position, rotation) for the tile, rotations that look alike given once."""
-    rotations = [catalog.get(tile_id, r) for r in catalog.distinct_rotations[tile_id]]
+    """Every legal (position, rotation) for the tile. Rotations that look alike (the monastery,
+    the all-city tile) are all listed: each is a move `validate` accepts."""
+    rotations = [catalog.get(tile_id, r) for r in range(4)]
     for pos in frontier(board):
         for rotated in rotations:
             if fits(board, rotated, pos):
@@ -52,4 +53,5 @@ def placements(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str)
 
 def placeable(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> bool:
     """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3)."""
-    return next(placements(board, catalog, tile_id), None) is not None
+    rotations = [catalog.get(tile_id, r) for r in catalog.distinct_rotations[tile_id]]
+    return any(fits(board, rotated, pos) for pos in frontier(board) for rotated in rotations)

@@ -22,6 +22,7 @@ from domain.kernel.contract import (
     Ruleset,
     ScoreSheet,
     VariantInfo,
+    Visibility,
 )
 from domain.kernel.errors import IllegalMoveError, ImpossibleOutcomeError, InvalidSeatsError
 from domain.kernel.viewers import Viewer
@@ -142,7 +143,10 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
             return Decision.of_chance(ChanceSpec("tile", outcomes, "all"), f"seat {state.seat} draws a tile")
         if state.phase == "token":
             outcomes = tuple((animal, count) for animal, count in sorted(state.tokens.items()) if count)
-            return Decision.of_chance(ChanceSpec("animal-token", outcomes, "none"),
+            # Face down (BT-3.7), except after the last tile: the game then ends at once and the
+            # circus is scored with this very token (BT-8.1), so it is revealed as it is drawn.
+            visible: Visibility = "none" if state.tiles_left() else "all"
+            return Decision.of_chance(ChanceSpec("animal-token", outcomes, visible),
                                       "a face-down animal token goes under the Big Top")
         if state.phase == "place":
             return Decision.to_move(state.seat, prompt=f"place tile {state.current_tile}")
