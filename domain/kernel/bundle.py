@@ -52,6 +52,8 @@ class Bundle:
     body_sha256: str
     problems: list[tuple[int, str, int | None]] = field(default_factory=list)
     """Lines that could not be read: (line number, message, seq guessed for it)."""
+    annotation_problems: list[tuple[int, str, int]] = field(default_factory=list)
+    """Annotation lines that could not be read: (line number, message, annotation seq guessed)."""
 
     @property
     def keys(self) -> dict[str, str]:
@@ -81,6 +83,16 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
     body_sha256 = hashlib.sha256(b"".join(line + b"\n" for line in lines[:-1])).hexdigest()
     bundle = Bundle({}, [], [], {}, body_sha256)
     last_seq = {"event": 0, "annotation": 0}
+
+    def unreadable(number: int, line: bytes, message: str) -> None:
+        """Record a broken record line against the event (or annotation) it most likely held."""
+        if bundle.annotations or bundle.annotation_problems or _holds_annotation(line, bundle.header):
+            last_seq["annotation"] += 1
+            bundle.annotation_problems.append((number, message, last_seq["annotation"]))
+        else:
+            last_seq["event"] += 1
+            bundle.problems.append((number, message, last_seq["event"]))
+
     for number, line in enumerate(lines, start=1):
         try:
             data = json.loads(line.decode("utf-8"))
@@ -89,13 +101,13 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
             if encode(data) != line:
                 raise ValueError("not in canonical form")
         except (UnicodeDecodeError, ValueError) as error:
-            kind = "header" if number == 1 else "trailer" if number == len(lines) else None
-            guess = None if kind else last_seq["event"] + 1
-            bundle.problems.append((number, f"line {number} is not valid canonical JSON ({error})", guess))
+            message = f"line {number} is not valid canonical JSON ({error})"
             if strict:
-                raise BundleError(f"line {number} is not valid canonical JSON ({error})") from None
-            if guess is not None:
-                last_seq["event"] += 1
+                raise BundleError(message) from None
+            if number == 1 or (number == len(lines) and not line.startswith(b'{"actor":')):
+                bundle.problems.append((number, message, None))
+            else:  # an event or annotation line (or one merged with the trailer by a lost newline)
+                unreadable(number, line, message)
             continue
         kind = data.pop("type", None)
         if number == 1:
@@ -108,21 +120,42 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
             try:
                 entry = Entry.from_json(data)
             except (KeyError, TypeError) as error:
-                bundle.problems.append((number, f"line {number}: missing field {error}", last_seq["event"] + 1))
                 if strict:
                     raise BundleError(f"line {number}: missing field {error}") from None
+                unreadable(number, line, f"line {number}: missing field {error}")
                 continue
             (bundle.entries if kind == "event" else bundle.annotations).append(entry)
             last_seq[kind] = entry.seq
         elif kind == "trailer" and number == len(lines):
             bundle.trailer = data
         else:
-            bundle.problems.append((number, f"line {number}: unexpected line type {kind!r}", None))
             if strict:
                 raise BundleError(f"line {number}: unexpected line type {kind!r}")
+            if number == len(lines):
+                bundle.problems.append((number, f"line {number}: unexpected line type {kind!r}", None))
+            else:
+                unreadable(number, line, f"line {number}: unexpected line type {kind!r}")
     if not bundle.header:
         raise BundleError("the bundle's header line is unreadable")
     return bundle
+
+
+def _holds_annotation(line: bytes, header: dict[str, Any]) -> bool:
+    """Whether a damaged record line was an annotation: by its (first) stream, else by its type.
+    Canonical JSON puts `stream` before `type`, and a record line starts with its own keys, so
+    a line merged with the next one by a lost newline is judged by its first record."""
+    match_id = str(header.get("match_id", "")).encode("utf-8")
+    start = line.find(b'"stream":"')
+    if start >= 0:
+        end = line.find(b'"', start + 10)
+        stream = line[start + 10:end]
+        if stream == match_id:
+            return False
+        if stream.endswith(b"/annotations"):
+            return True
+    if line.endswith(b'"type":"event"}'):
+        return False
+    return line.endswith(b'"type":"annotation"}') or b'"type":"annotation"' in line
 
 
 def _fail(strict: bool, message: str) -> None:

@@ -363,7 +363,8 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
 def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str], report: Report,
                        counts: dict[str, Any]) -> None:
     annotations = bundle.annotations
-    if counts.get("annotations") != len(annotations):
+    problem_by_seq = {seq: message for _, message, seq in bundle.annotation_problems}
+    if not problem_by_seq and counts.get("annotations") != len(annotations):
         raise _Failed(Divergence("annotations", "the header's annotation count does not match",
                                  stream="annotations", expected=counts.get("annotations"),
                                  actual=len(annotations)))
@@ -371,6 +372,9 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
     stream = f"{match_id}/annotations"
     hashes = {entry.seq: entry.hash for entry in bundle.entries}
     for expected_seq, entry in enumerate(annotations, start=1):
+        if expected_seq in problem_by_seq:  # an unreadable annotation line: the first broken one
+            raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq,
+                                     stream="annotations"))
         _check_link(entry, expected_seq, prev, stream, keys, report, "annotations")
         if expected_seq == 1 and entry.kind != ANNOTATIONS_OPENED:
             raise _Failed(Divergence("annotations", "the annotation stream does not start opened",
@@ -382,3 +386,6 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
                                      actual=entry.payload["hash"]))
         prev = entry.hash
         _count(report, "annotations")
+    if problem_by_seq:
+        first = min(problem_by_seq)
+        raise _Failed(Divergence("format", problem_by_seq[first], seq=first, stream="annotations"))
