@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, Snapshot
-from eventsourcing.utils import get_topic, resolve_topic
+from eventsourcing.utils import get_topic, register_topic, resolve_topic
 
 from . import record
 from .fold import MatchFold
@@ -148,3 +148,4 @@ class MatchSnapshot(Snapshot):
 # application's `snapshot_class`, and every Aggregate inherits a default one that cannot encode
 # the fold; point it at the JSON snapshot.
 Match.Snapshot = MatchSnapshot
+register_topic(MatchSnapshot.TOPIC, MatchSnapshot)  # stored snapshots resolve in a fresh process
