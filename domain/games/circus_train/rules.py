@@ -1,0 +1,137 @@
+"""The Circus Train ruleset: the kernel contract over the agenda-driven engine."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from domain.kernel.canonical import JSON
+from domain.kernel.components import ComponentSet
+from domain.kernel.contract import (
+    Bot,
+    Decision,
+    MatchConfig,
+    Result,
+    Ruleset,
+    ScoreSheet,
+    VariantInfo,
+)
+from domain.kernel.errors import IllegalMoveError, InvalidOptionsError
+from domain.kernel.viewers import Viewer
+
+from . import flow, turn
+from .bots import greedy_bot
+from .components import CircusTrainComponents, load_default
+from .moves import MOVE_ADAPTER
+from .scoring import match_result, score_sheet
+from .state import CircusTrainOptions, State
+from .views import view as view_state
+
+PROMPTS = {
+    "pick": "pick a starting talent (CT-5.14)",
+    "start": "choose a start city (CT-5.20)",
+    "turn": "play an action card (CT-7.2)",
+    "claim": "claim the Special Character? (CT-21.6)",
+    "ph": "perform or hire (CT-0.10)",
+    "hire_more": "hire another talent or stop (CT-9.23)",
+    "buy": "buy the talent for $10 after the failed roll? (CT-9.22)",
+    "special": "Special Hire (CT-10.2)",
+    "keep": "choose the talent you keep and pay (CT-11.3)",
+    "fired_city": "choose the city that receives the fired talent (CT-11.4)",
+    "long_steal": "long-month steal (CT-15.2)",
+    "rest": "Rest bonus in Canada (CT-19.11)",
+    "block_link": "block a rail link (event card)",
+    "return": "return a talent counter (event card)",
+}
+
+
+class CircusTrainRules(Ruleset[State, BaseModel]):
+    name: ClassVar[str] = "circus-train"
+    title: ClassVar[str] = "Circus Train (second edition)"
+    engine_version: ClassVar[str] = "1.0.0"
+    rule_prefix: ClassVar[str] = "CT"
+    variants: ClassVar[Mapping[str, VariantInfo]] = {
+        "basic": VariantInfo("The basic game, sections 5-18 (CT-3.3)", 2, 5),
+        "advanced": VariantInfo("The advanced game with reputation, section 19", 2, 5),
+        "solitaire": VariantInfo("Solitaire on the basic rules, section 20: money is the score", 1, 1),
+        "solitaire-advanced": VariantInfo("Solitaire on the advanced rules, sections 19-20", 1, 1),
+    }
+    default_variant: ClassVar[str] = "basic"
+    options_model: ClassVar[type[BaseModel]] = CircusTrainOptions
+    components_model: ClassVar[type[ComponentSet]] = CircusTrainComponents
+    move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
+
+    def default_components(self) -> ComponentSet:
+        return load_default()
+
+    def setup(self, config: MatchConfig[State]) -> State:
+        if not isinstance(config.options, CircusTrainOptions):
+            raise InvalidOptionsError("options must be Circus Train options")
+        return flow.setup(config)
+
+    def decision(self, state: State) -> Decision:
+        if state.over:
+            return Decision.finished()
+        task = state.head()
+        assert task is not None
+        spec = flow.chance_spec(state) if task["t"] in flow.CHANCE_TASKS else None
+        if spec is not None:
+            return Decision.of_chance(spec, prompt=spec.kind)
+        return Decision.to_move(task["seat"], prompt=PROMPTS.get(task["t"], str(task["t"])))
+
+    def legal_moves(self, state: State, seat: int) -> Sequence[BaseModel]:
+        return turn.legal_moves(state, seat)  # type: ignore[return-value]
+
+    def validate(self, state: State, seat: int, move: BaseModel) -> None:
+        task = state.head()
+        if state.over or task is None:
+            raise IllegalMoveError("CT-6.2", "the match is over")
+        if task.get("seat") != seat or task["t"] in flow.CHANCE_TASKS:
+            raise IllegalMoveError("CT-7.1", f"it is not seat {seat}'s decision")
+        turn.validate(state, seat, move)
+
+    def apply(self, state: State, seat: int, move: BaseModel) -> State:
+        return turn.apply(state, seat, move)
+
+    def resolve(self, state: State, outcome: JSON) -> State:
+        return flow.resolve(state, outcome)
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return view_state(state, viewer)
+
+    def score(self, state: State) -> ScoreSheet:
+        return score_sheet(state)
+
+    def result(self, state: State, sheet: ScoreSheet) -> Result:
+        return match_result(state, sheet)
+
+    def encode_state(self, state: State) -> JSON:
+        return state.to_json()
+
+    def decode_state(self, data: JSON, config: MatchConfig[State]) -> State:
+        return State.from_json(data, config)
+
+    def max_events(self, config: MatchConfig[State]) -> int:
+        """Per turn: the card, a claim and its roll, and up to three events per talent counter in a
+        city (pick, roll, purchase) or steal; per game: every Local News counter, destination card and
+        event drawn, plus setup and month ends."""
+        components = config.components
+        assert isinstance(components, CircusTrainComponents)
+        seats = config.seats
+        talents = sum(t.counters for t in components.talent_types) + len(components.special_characters)
+        weeks = sum(m.weeks for m in components.months)
+        per_turn = 12 + 3 * talents
+        news = 4 * len(components.local_news) + 2 * len(components.destination_cards)
+        setup = 2 + seats * 4 + 4 * len(components.local_news)
+        month_ends = len(components.months) * (4 + seats * (talents + 4))
+        return weeks * seats * per_turn + news + setup + month_ends
+
+    def bots(self) -> dict[str, Bot]:
+        return {"random": self.random_bot, "greedy": self.greedy_bot}
+
+    def greedy_bot(self, state: State, seat: int, rng: random.Random) -> BaseModel:
+        move: BaseModel = greedy_bot(self, state, seat, rng)
+        return move
