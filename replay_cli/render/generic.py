@@ -13,9 +13,10 @@ from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.pretty import Pretty
 from rich.table import Table
+from rich.text import Text
 
 from ..output import compact
-from .common import decision_text, header, players_table
+from .common import decision_text, header, players_table, seat_style
 
 SKIP = {"scores", "game"}
 
@@ -36,8 +37,13 @@ def render(summary: dict[str, Any], view: dict[str, Any]) -> list[RenderableType
                 board[key] = value
     else:
         board["state"] = state
+    detailed = {key: rows for key, rows in per_seat.items()
+                if all(isinstance(row, dict) for row in rows) and rows}
+    simple = {key: rows for key, rows in per_seat.items() if key not in detailed}
     out: list[RenderableType] = [header(summary, view), decision_text(summary, view)]
-    out.append(players_table(summary, view, per_seat))
+    out.append(players_table(summary, view, simple))
+    for key, rows in detailed.items():
+        out.append(_seat_detail(summary, key, rows))
     if board:
         out.append(Panel(_board_table(board), title="Board", title_align="left", expand=False))
     return out
@@ -54,6 +60,20 @@ def _per_seat(value: Any, seats: int) -> list[Any] | None:
             return rows
         return None
     return value if len(value) == seats and seats > 1 else None
+
+
+def _seat_detail(summary: dict[str, Any], key: str, rows: list[dict[str, Any]]) -> Table:
+    """Per-seat objects (a player's tableau, say) as one row per seat, one column per field."""
+    fields: list[str] = []
+    for row in rows:
+        fields.extend(name for name in row if name not in fields)
+    table = Table(title=key.replace("_", " ").capitalize(), title_justify="left")
+    table.add_column("seat", justify="right")
+    for name in fields:
+        table.add_column(name, overflow="fold")
+    for seat, row in enumerate(rows):
+        table.add_row(Text(str(seat), style=seat_style(seat)), *(compact(row.get(name, ""), 40) for name in fields))
+    return table
 
 
 def _board_table(board: dict[str, Any]) -> RenderableType:
