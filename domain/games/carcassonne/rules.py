@@ -28,8 +28,8 @@ from domain.kernel.errors import IllegalMoveError, ImpossibleOutcomeError, Inval
 from domain.kernel.viewers import Viewer
 
 from . import codec
-from .board import fits, frontier, mismatch, placeable, placements
-from .catalog import area3, catalog_for
+from .board import fits, mismatch, placeable, placements
+from .catalog import DX, DY, area3, catalog_for
 from .components import CarcassonneComponents, default_components
 from .features import explore
 from .moves import CarcassonneMove, Pass, PlaceAcrobat, PlaceFollower, PlaceTile, ScorePyramid, move_adapter
@@ -219,7 +219,7 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
         pos = (move.x, move.y)
         if pos in state.board:
             raise _illegal("CB-3.4", f"a tile already lies at ({move.x}, {move.y})")
-        if pos not in set(frontier(state.board)):
+        if not any((move.x + DX[side], move.y + DY[side]) in state.board for side in range(4)):
             raise _illegal("CB-3.1",
                            "the tile must share an edge with a tile on the map; a corner is not enough")
         rotated = state.catalog.get(state.current_tile, move.rotation)
