@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError, StaleVersionError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -127,10 +128,17 @@ def install(app: FastAPI) -> None:
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
         detail = error.detail if isinstance(error.detail, str) else TITLES.get(error.status_code, "error")
+        if error.status_code == 400:  # an unreadable body is a schema error like any other
+            return problem_response(problem_body(422, "malformed-body", f"the request body: {detail}",
+                                                 request.url.path, errors=[{"field": "body", "message": detail}]))
         if error.status_code == 404 and detail == "Not Found":
             detail = f"no resource at {request.url.path}"
         return problem_response(problem_body(error.status_code, code, detail, request.url.path),
                                 dict(error.headers or {}))
+
+    @app.exception_handler(NotCanonicalError)
+    async def _canonical(request: Request, error: NotCanonicalError) -> JSONResponse:
+        return problem_response(problem_body(422, "not-canonical", str(error), request.url.path))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:

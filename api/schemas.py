@@ -5,12 +5,36 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from domain.kernel.canonical import NotCanonicalError, normalize
 
 MAX_INT = 2**31 - 1
 Seq = Annotated[int, Field(ge=1, le=MAX_INT)]
 SeatNo = Annotated[int, Field(ge=0, le=64)]
-JSONValue = Any
+
+
+def _canonical(value: Any) -> Any:
+    """Only what the record can hash exactly: no floats, string keys, bounded depth."""
+    def depth(item: Any, level: int = 0) -> int:
+        if level > 32:
+            raise ValueError("nested too deeply (at most 32 levels)")
+        if isinstance(item, dict):
+            return max((depth(v, level + 1) for v in item.values()), default=level)
+        if isinstance(item, list):
+            return max((depth(v, level + 1) for v in item), default=level)
+        return level
+
+    depth(value)
+    try:
+        normalize(value)
+    except NotCanonicalError as error:
+        raise ValueError(str(error)) from None
+    return value
+
+
+JSONValue = Annotated[Any, AfterValidator(_canonical)]
+CanonicalObject = Annotated[dict[str, Any], AfterValidator(_canonical)]
 
 
 class Strict(BaseModel):
@@ -85,11 +109,11 @@ class CreateMatch(Strict):
     game: str = Field(min_length=1, max_length=64)
     players: list[Annotated[str, Field(min_length=1, max_length=80)]] = Field(min_length=1, max_length=16)
     variant: str | None = Field(None, max_length=64)
-    options: dict[str, Any] | None = None
+    options: CanonicalObject | None = None
     randomness: Literal["server", "recorded"] = "server"
     undo_policy: Literal["none", "own-turn", "consent", "arbiter-only"] = "own-turn"
     entropy: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
-    components: dict[str, Any] | None = None
+    components: CanonicalObject | None = None
     title: str = Field("", max_length=200)
 
 
@@ -174,8 +198,8 @@ class StateOut(BaseModel):
 class Change(BaseModel):
     path: str
     op: str
-    before: JSONValue = None
-    after: JSONValue = None
+    before: Any = None
+    after: Any = None
 
 
 class DiffOut(BaseModel):
@@ -188,7 +212,7 @@ class DiffOut(BaseModel):
 
 
 class ChanceOutcome(BaseModel):
-    outcome: JSONValue
+    outcome: Any
     weight: int
 
 

@@ -4,6 +4,7 @@ doubled. On SQLite (one server) and on PostgreSQL with two server processes shar
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 from collections.abc import Iterator
@@ -80,7 +81,7 @@ def run_race(urls: list[str]) -> None:
         entries = log["events"]
         # linear: 1..N with an unbroken hash chain
         assert [e["seq"] for e in entries] == list(range(1, len(entries) + 1))
-        assert all(b["prev"] == a["hash"] for a, b in zip(entries, entries[1:], strict=False))
+        assert all(b["prev"] == a["hash"] for a, b in itertools.pairwise(entries))
         by_seq = {e["seq"]: e for e in entries}
         receipts = [body["receipt"] for body in accepted]
         assert len({r["seq"] for r in receipts}) == len(receipts), "two accepted moves share a position"
