@@ -207,6 +207,20 @@ def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[
         return
     console().print(f"created {game} match [bold]{accepted['match_id']}[/bold] "
                     f"(events 1..{accepted.get('version')})")
+    print_tokens(accepted)
+
+
+def print_tokens(answer: dict[str, Any]) -> None:
+    """The tokens a server minted for a new match: shown once, so print them all."""
+    tokens = answer.get("tokens")
+    if not tokens:
+        return
+    console().print("tokens (shown only now; keep them):")
+    for seat in tokens.get("seats", []):
+        console().print(f"  seat {seat['seat']} ({seat['player']}): {seat['token']}")
+    for role in ("arbiter", "recorder"):
+        if tokens.get(role):
+            console().print(f"  {role}: {tokens[role]}")
 
 
 # ==== reading =========================================================================================
@@ -674,6 +688,7 @@ def fork(match: str, at: int, players: tuple[str, ...], as_json: bool) -> None:
         print_json(result)
         return
     console().print(f"fork [bold]{result['match_id']}[/bold] of {match_id} at #{at}")
+    print_tokens(result)
 
 
 @cli.command()
@@ -755,9 +770,11 @@ def import_(files: tuple[Path, ...], as_json: bool) -> None:
         except (OSError, UnicodeDecodeError) as error:
             raise CliError(f"cannot read {path}: {error}") from None
         match_id = source.import_bundle(text)
-        imported.append({"file": str(path), "match_id": match_id})
+        tokens = getattr(source, "tokens", {}).get(match_id)
+        imported.append({"file": str(path), "match_id": match_id, **({"tokens": tokens} if tokens else {})})
         if not as_json:
             console().print(f"imported {path} as match [bold]{match_id}[/bold]")
+            print_tokens({"tokens": tokens})
     if as_json:
         print_json(imported if len(imported) > 1 else imported[0])
 

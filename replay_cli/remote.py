@@ -1,10 +1,281 @@
-"""Remote mode: the same commands against a Ringside server (placeholder until the API lands)."""
+"""Remote mode: every command against a Ringside HTTP API server (--url, --token), over httpx.
+
+This module is the only place that knows the API's routes. The server decides who the caller is
+from the bearer token (a seat, the arbiter, the recorder, or a spectator without one), so a remote
+read shows what that token may see, whatever --as says. Tokens are per match: the tokens the
+server mints when this CLI creates, forks or imports a match are kept for the rest of the command,
+so `ringside --url ... play carcassonne -p me -p bot` acts for each seat with that seat's token.
+"""
 
 from __future__ import annotations
 
-from .output import CliError
+import random
+from typing import Any
+from uuid import UUID
+
+import httpx
+
+from domain.kernel.canonical import JSON
+from domain.kernel.viewers import Actor, Viewer
+
+from .output import EXIT_REFUSED, EXIT_USAGE, CliError
 from .source import Source
 
+USAGE_STATUSES = {400, 404, 413, 422}
 
-def RemoteSource(url: str, token: str | None) -> Source:
-    raise CliError("remote mode is not available yet")
+
+class RemoteSource(Source):
+    kind = "remote"
+
+    def __init__(self, url: str, token: str | None = None, timeout: float = 60.0,
+                 transport: httpx.BaseTransport | None = None) -> None:
+        if not url.startswith(("http://", "https://")):
+            raise CliError(f"--url must be an http:// or https:// address, not {url!r}")
+        self.url = url.rstrip("/")
+        self.token = token
+        self.client = httpx.Client(base_url=self.url, timeout=timeout, transport=transport)
+        self.tokens: dict[str, dict[str, Any]] = {}
+
+    def close(self) -> None:
+        self.client.close()
+
+    # ---- HTTP --------------------------------------------------------------------------------
+    def _request(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> httpx.Response:
+        headers = dict(kwargs.pop("headers", {}) or {})
+        chosen = token or self.token
+        if chosen:
+            headers["Authorization"] = f"Bearer {chosen}"
+        params = kwargs.pop("params", None)
+        if params:
+            kwargs["params"] = {k: v for k, v in params.items() if v is not None}
+        try:
+            response = self.client.request(method, path, headers=headers, **kwargs)
+        except httpx.HTTPError as error:
+            raise CliError(f"cannot reach the server at {self.url}: {error}", EXIT_USAGE) from None
+        if response.status_code >= 400:
+            raise _problem(response)
+        return response
+
+    def _json(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
+        response = self._request(method, path, token, **kwargs)
+        try:
+            return response.json()
+        except ValueError:
+            raise CliError(f"the server answered {path} with something that is not JSON", EXIT_REFUSED) from None
+
+    def _token(self, match_id: str, role: str | int | None) -> str | None:
+        """The token this CLI holds for a role of a match (a seat number, arbiter, recorder)."""
+        held = self.tokens.get(match_id)
+        if held is None or role is None:
+            return None
+        if isinstance(role, int):
+            seats = held.get("seats", [])
+            return next((s["token"] for s in seats if s.get("seat") == role), None)
+        value = held.get(role)
+        return value if isinstance(value, str) else None
+
+    def _viewer_token(self, match_id: str, viewer: Viewer) -> str | None:
+        if viewer.kind == "seat":
+            return self._token(match_id, viewer.seat)
+        if viewer.kind == "arbiter":
+            return self._token(match_id, "arbiter")
+        return None
+
+    def _remember(self, created: dict[str, Any]) -> dict[str, Any]:
+        if created.get("tokens"):
+            self.tokens[str(created["match_id"])] = created["tokens"]
+        return created
+
+    # ---- reading -----------------------------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        games = []
+        for game in self._json("GET", "/games")["games"]:
+            detail = self._json("GET", f"/games/{game['name']}")
+            properties = (detail.get("options_schema") or {}).get("properties", {})
+            options = {key: {"type": spec.get("type", "any"), "default": spec.get("default"),
+                             "description": spec.get("description", "")} for key, spec in properties.items()}
+            games.append({**game, "options": options, "bots": detail.get("bots", ["random"])})
+        return games
+
+    def resolve(self, ref: str) -> str:
+        ref = ref.strip()
+        try:
+            return str(UUID(ref))
+        except ValueError:
+            pass
+        if len(ref) < 4 or any(c not in "0123456789abcdef-" for c in ref.lower()):
+            raise CliError(f"{ref!r} is neither a match ID nor a bundle file")
+        found = [m["match_id"] for m in self.list_matches(limit=500) if str(m["match_id"]).startswith(ref.lower())]
+        if len(found) != 1:
+            raise CliError(f"no match whose ID starts with {ref!r} on the server" if not found
+                           else f"{ref!r} matches {len(found)} matches; give more of the ID")
+        return str(found[0])
+
+    def summary(self, match_id: str) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}")
+        return result
+
+    def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/state", self._viewer_token(match_id, viewer),
+                                            params={"at": at})
+        return result
+
+    def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
+        token = self._viewer_token(match_id, viewer)
+        events: list[dict[str, Any]] = []
+        cursor: int | None = start
+        while cursor is not None and (limit is None or len(events) < limit):
+            page = min(1000, limit - len(events)) if limit is not None else 1000
+            answer = self._json("GET", f"/matches/{match_id}/events", token, params={"start": cursor, "limit": page})
+            events.extend(answer["events"])
+            cursor = answer.get("next")
+        return events
+
+    def score(self, match_id: str, at: int | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/score", params={"at": at})
+        return result
+
+    def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/diff", self._viewer_token(match_id, viewer),
+                                            params={"from": a, "to": b})
+        return result
+
+    def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+        answer = self._json("GET", f"/matches/{match_id}/annotations", self._viewer_token(match_id, viewer))
+        return list(answer["annotations"])
+
+    def export(self, match_id: str) -> str:
+        return self._request("GET", f"/matches/{match_id}/bundle", self._token(match_id, "arbiter")).text
+
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+        if allow_engine_mismatch:
+            raise CliError("--allow-engine-mismatch works on bundle files: export the match and verify the file")
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/verification",
+                                            self._token(match_id, "arbiter"))
+        return result
+
+    def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
+        params = {k: v for k, v in filters.items() if v is not None}
+        params["limit"] = min(int(params.get("limit", 50)), 500)
+        return list(self._json("GET", "/matches", params=params)["matches"])
+
+    # ---- writing -----------------------------------------------------------------------------
+    def create(self, game: str, players: list[str], **options: Any) -> dict[str, Any]:
+        body = {"game": game, "players": players,
+                **{k: v for k, v in options.items() if v is not None and k not in ("seed", "match_id")}}
+        return self._remember(self._json("POST", "/matches", json=body))
+
+    def legal_moves(self, match_id: str, seat: int) -> list[dict[str, Any]]:
+        answer = self._json("GET", f"/matches/{match_id}/legal-moves", self._token(match_id, seat),
+                            params={"seat": seat})
+        return list(answer["moves"])
+
+    def submit_move(self, match_id: str, seat: int, move: Any, actor: Actor | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/moves", self._token(match_id, seat),
+                                            json={"move": move, "seat": seat})
+        return result
+
+    def submit_outcome(self, match_id: str, outcome: JSON) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/outcomes",
+                                            self._token(match_id, "recorder"), json={"outcome": outcome})
+        return result
+
+    def chance_outcomes(self, match_id: str) -> list[JSON]:
+        token = self._token(match_id, "recorder") or self._token(match_id, "arbiter")
+        answer = self._json("GET", f"/matches/{match_id}/decision", token)
+        outcomes = answer.get("chance_outcomes") or []
+        return [item["outcome"] for item in outcomes if item.get("weight", 1) > 0]
+
+    def bot_move(self, match_id: str, seat: int, bot: str, rng: random.Random) -> dict[str, Any]:
+        """Remotely only the uniformly random bot runs (client-side, over the seat's legal moves)."""
+        if bot != "random":
+            raise CliError(f"over --url only the random bot can play (not {bot!r})")
+        moves = self.legal_moves(match_id, seat)
+        if not moves:
+            raise CliError(f"seat {seat} has no legal move")
+        return self.submit_move(match_id, seat, moves[rng.randrange(len(moves))])
+
+    def annotate(self, match_id: str, seq: int, text: str, actor: Actor, glyphs: list[str],
+                 tags: list[str], visibility: str) -> dict[str, Any]:
+        result: dict[str, Any] = self._json(
+            "POST", f"/matches/{match_id}/annotations", self._actor_token(match_id, actor),
+            json={"seq": seq, "text": text, "glyphs": glyphs, "tags": tags, "visibility": visibility})
+        return result
+
+    def edit_annotation(self, match_id: str, annotation_id: str, actor: Actor, **changes: Any) -> dict[str, Any]:
+        body = {k: v for k, v in changes.items() if v is not None}
+        result: dict[str, Any] = self._json("PATCH", f"/matches/{match_id}/annotations/{annotation_id}",
+                                            self._actor_token(match_id, actor), json=body)
+        return result
+
+    def _actor_token(self, match_id: str, actor: Actor) -> str | None:
+        if actor.kind == "seat":
+            return self._token(match_id, actor.seat)
+        if actor.kind in ("arbiter", "recorder"):
+            return self._token(match_id, actor.kind)
+        return None
+
+    def request_undo(self, match_id: str, seat: int, from_seq: int | None, reason: str) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/undo-requests", self._token(match_id, seat),
+                                            json={"seat": seat, "from_seq": from_seq, "reason": reason})
+        return result
+
+    def answer_undo(self, match_id: str, request_id: str, accept: bool, seat: int | None,
+                    actor: Actor) -> dict[str, Any]:
+        token = self._token(match_id, seat if seat is not None else "arbiter")
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/undo-requests/{request_id}/answers",
+                                            token, json={"accept": accept})
+        return result
+
+    def redo(self, match_id: str, seat: int | None, actor: Actor) -> dict[str, Any]:
+        token = self._token(match_id, seat if seat is not None else "arbiter")
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/redo", token,
+                                            json={} if seat is None else {"seat": seat})
+        return result
+
+    def ruling(self, match_id: str, body: dict[str, Any], actor: Actor) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/rulings", self._token(match_id, "arbiter"),
+                                            json=body)
+        return result
+
+    def fork(self, match_id: str, at: int, players: list[str] | None) -> dict[str, Any]:
+        return self._remember(self._json("POST", f"/matches/{match_id}/forks", self._token(match_id, "arbiter"),
+                                         json={"at": at, "players": players}))
+
+    def reveal(self, match_id: str, actor: Actor) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/seed/reveal",
+                                            self._token(match_id, "arbiter"))
+        return result
+
+    def arbiter_seed(self, match_id: str) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/seed", self._token(match_id, "arbiter"))
+        return result
+
+    def import_bundle(self, text: str) -> str:
+        answer = self._remember(self._json("POST", "/bundles", content=text.encode("utf-8"),
+                                           headers={"Content-Type": "application/x-ndjson"}))
+        return str(answer["match_id"])
+
+
+def _problem(response: httpx.Response) -> CliError:
+    """An API problem (RFC 9457) as one line, with the rule ID for illegal moves."""
+    try:
+        problem = response.json()
+    except ValueError:
+        problem = {}
+    if not isinstance(problem, dict):
+        problem = {}
+    rule, reason = problem.get("rule"), problem.get("reason")
+    if rule and reason:
+        message = f"illegal move ({rule}): {reason}"
+    else:
+        message = str(problem.get("detail") or problem.get("title") or response.reason_phrase or "error")
+        errors = problem.get("errors")
+        if isinstance(errors, list) and errors and isinstance(errors[0], dict):
+            first = errors[0]
+            message += f" ({first.get('field')}: {first.get('message')})"
+    code = EXIT_REFUSED
+    if response.status_code in USAGE_STATUSES and not rule and problem.get("code") not in (
+            "impossible-outcome", "malformed-move"):
+        code = EXIT_USAGE
+    return CliError(f"{message} [HTTP {response.status_code}]", code)

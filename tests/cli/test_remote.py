@@ -1,0 +1,132 @@
+"""Remote mode: the CLI against the HTTP API, started as a subprocess with `ringside serve`."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, Run, subprocess_env
+
+pytest.importorskip("api.server", reason="the HTTP API package (api/) is not importable")
+httpx = pytest.importorskip("httpx")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    base = tmp_path_factory.mktemp("remote")
+    port = _free_port()
+    log = (base / "server.log").open("wb")
+    process = subprocess.Popen([sys.executable, "-m", "replay_cli", "serve", "--port", str(port),
+                                "--store", str(base / "server-data")], cwd=ROOT,
+                               env=subprocess_env(base / "unused"), stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited: {(base / 'server.log').read_text()}")
+            try:
+                if httpx.get(url + "/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("the server did not start within 60 s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def test_remote_play_read_adjudicate_export(run: Run, server: str, tmp_path: Path) -> None:
+    url = ["--url", server]
+    assert "test-dicevote" in {game["name"] for game in run.json(*url, "games")}
+    created = run.json(*url, "new", "test-dicevote", "-p", "ann", "-p", "bob")
+    match_id = created["match_id"]
+    tokens = created["tokens"]
+    arbiter = ["--url", server, "--token", tokens["arbiter"]]
+    seat0 = ["--url", server, "--token", tokens["seats"][0]["token"]]
+    assert "tokens (shown only now" in run(*url, "new", "test-dicevote", "-p", "x", "-p", "y").stdout
+    # a human seat prompted over HTTP: the illegal move is explained with its rule ID
+    out = run(*seat0, "play", match_id, "--human", "0", "--no-board", "--max-moves", "1",
+              input="play card=99\nroll\n").stdout
+    assert "illegal move (TG-1.2)" in out
+    # the arbiter's token acts for every seat: bots finish the match
+    run(*arbiter, "play", match_id, "--watch", "-q")
+    summary = run.json(*url, "show", match_id[:8])
+    assert summary["status"] == "ended"
+    # reads: the spectator sees no hands; the arbiter sees them
+    assert run.json(*url, "show", match_id, "--at", "5")["state"]["hands"][0] == {"count": 2}
+    assert isinstance(run.json(*arbiter, "show", match_id, "--at", "5")["state"]["hands"][0], list)
+    assert "Players" in run(*url, "show", match_id).stdout
+    events = run.json(*arbiter, "log", match_id)
+    assert events[0]["kind"] == "created" and events[-1]["kind"] == "seed-revealed"
+    assert run.json(*url, "step", match_id, "--batch", "--from", "5", "--to", "7")
+    assert run.json(*url, "diff", match_id, "1", "8")["changes"]
+    assert all(line["rule"].startswith("TG-") for line in run.json(*url, "score", match_id)["lines"])
+    note = run.json(*arbiter, "annotate", match_id, "6", "remote note", "-g", "!")
+    assert note["text"] == "remote note"
+    assert run.json(*url, "annotate", match_id, "--list")[0]["id"] == note["id"]
+    assert "needs a token" in run(*url, "annotate", match_id, "6", "anon", code=1).stderr
+    # verification on the server and of the exported bundle, offline
+    assert run.json(*url, "verify", match_id)["ok"]
+    run(*url, "export", match_id, "-o", "remote.jsonl")
+    assert run.json("verify", "remote.jsonl")["ok"]
+    # import the bundle into the local store: the same record
+    assert run.json("import", "remote.jsonl")["match_id"] == match_id
+    assert [e["hash"] for e in run.json("log", match_id, "--as", "arbiter")] == [e["hash"] for e in events]
+
+
+def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path: Path) -> None:
+    created = run.json("--url", server, "new", "test-dicevote", "-p", "ann", "-p", "bob",
+                       "--undo-policy", "consent")
+    match_id, tokens = created["match_id"], created["tokens"]
+    arbiter = ["--url", server, "--token", tokens["arbiter"]]
+    seat0 = ["--url", server, "--token", tokens["seats"][0]["token"]]
+    seat1 = ["--url", server, "--token", tokens["seats"][1]["token"]]
+    run(*seat0, "play", match_id, "--human", "0", "--no-board", "-q", "--max-moves", "1", input="pass\n")
+    run(*seat1, "play", match_id, "--human", "1", "--no-board", "-q", "--max-moves", "1", input="pass\n")
+    assert "waiting" in run(*seat0, "undo", "request", match_id, "--seat", "0").stdout
+    pending = run.json("--url", server, "undo", "list", match_id)
+    assert pending and pending[0]["consent_from"] == [1]
+    run(*seat1, "undo", "answer", match_id, pending[0]["id"], "--accept", "--seat", "1")
+    assert run.json("--url", server, "undo", "list", match_id) == []
+    assert "arbiter" in run(*seat0, "rule", match_id, "penalty", "--seat", "1", "--points", "1", code=1).stderr
+    run(*arbiter, "rule", match_id, "penalty", "--seat", "1", "--points", "1")
+    assert run.json(*arbiter, "reveal", match_id, "--private")["revealed_in_record"] is False
+    fork = run.json(*arbiter, "fork", match_id, "--at", "6")
+    assert fork["tokens"]["arbiter"]
+    run(*arbiter, "rule", match_id, "forfeit", "--seat", "1")
+    assert run.json("--url", server, "show", match_id)["status"] == "ended"
+    # a local bundle imported to the server gets new tokens
+    local = run.new("test-dicevote")
+    run("play", local, "--watch", "-q")
+    run("export", local, "-o", "local.jsonl")
+    imported = run.json("--url", server, "import", "local.jsonl")
+    assert imported["match_id"] == local and imported["tokens"]["arbiter"]
+    # errors: one line, the right exit status
+    assert run("--url", server, "show", "00000000-0000-0000-0000-000000000000", code=2).stderr.count("\n") == 1
+    assert "token" in run("--url", server, "--token", "rs_nonsense", "annotate", match_id, "1", "x",
+                          code=1).stderr
+    assert run("--url", "http://127.0.0.1:9", "games", code=2).stderr.startswith("ringside: error: cannot reach")
+    assert json.loads(run("--url", server, "verify", match_id, "--json").stdout)["ok"]
