@@ -8,6 +8,7 @@ half-edge h to (h + 2r) % 8.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from .components import (
@@ -124,15 +125,23 @@ class Catalog:
         return self.rotated[(tile_id, rotation)]
 
 
-_CACHE: dict[int, Catalog] = {}
+_CACHE: OrderedDict[int, Catalog] = OrderedDict()
+_CACHE_SIZE = 32
 
 
 def catalog_for(components: CarcassonneComponents) -> Catalog:
-    """One catalog per component-set object (the set is immutable, so identity is enough)."""
-    cached = _CACHE.get(id(components))
+    """One catalog per component-set object (the set is immutable, so identity is enough; the
+    catalog keeps its set alive, so an id is never reused while cached). Least recently used
+    sets are dropped, so loading many custom sets cannot grow memory without bound."""
+    key = id(components)
+    cached = _CACHE.get(key)
     if cached is None or cached.components is not components:
         cached = Catalog(components)
-        _CACHE[id(components)] = cached
+        _CACHE[key] = cached
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
     return cached
 
 

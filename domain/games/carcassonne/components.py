@@ -9,6 +9,7 @@ exactly one field, and no field touches a city edge.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -169,6 +170,8 @@ class CarcassonneComponents(ComponentSet):
         raise KeyError(animal)
 
 
+@cache
 def default_components() -> CarcassonneComponents:
-    """The shipped set: 72 base tiles, 20 Under the Big Top tiles, 16 animal tokens."""
+    """The shipped set: 72 base tiles, 20 Under the Big Top tiles, 16 animal tokens. Loaded once:
+    the set is immutable, and one shared object lets the rotation catalog be built once too."""
     return load_packaged(CarcassonneComponents, "domain.games.carcassonne", "data/default.json")
