@@ -1,0 +1,145 @@
+"""Submit-move latency and throughput over HTTP, beside a raw eventsourcing single-event save.
+
+Run:  .venv/bin/pytest benchmarks/bench_api.py -p no:xdist -s
+(env BENCH_CLIENTS, BENCH_MOVES per client, BENCH_STORE=postgresql://... to use PostgreSQL)
+
+The HTTP path is the whole product path: a real `python -m api` process, a bearer token, an
+expected version and an Idempotency-Key on every move, the rules engine, hash chain, signature, one
+atomic append, and the redacted receipt. Clients each play their own solo matches of the test game
+(moves alternate pass / vote, so no extra reads are needed between moves). The baseline is the
+bare library: one aggregate event saved per `Application.save` on the same kind of store.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.api.support import Server, bearer  # noqa: E402
+
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
+MOVES = int(os.environ.get("BENCH_MOVES", "60"))
+STORE = os.environ.get("BENCH_STORE") or None
+RAW_SAVES = int(os.environ.get("BENCH_RAW_SAVES", "2000"))
+RESULTS: dict[str, float] = {}
+
+
+class Counter(Aggregate):
+    class Ticked(Aggregate.Event):
+        pass
+
+    def tick(self) -> None:
+        self.trigger_event(self.Ticked)
+
+
+def _raw_env(directory: Path) -> dict[str, str]:
+    if STORE:
+        from domain.settings import StoreSettings
+
+        return StoreSettings.resolve(directory, STORE).eventsourcing_env()
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(directory / "raw.sqlite3"),
+            "SQLITE_LOCK_TIMEOUT": "30"}
+
+
+def raw_saves(directory: Path, count: int) -> float:
+    """Saves per second of one new event on one aggregate, one save at a time."""
+    app = Application[uuid.UUID](env=_raw_env(directory))
+    counter = Counter()
+    app.save(counter)
+    started = time.perf_counter()
+    for _ in range(count):
+        counter.tick()
+        app.save(counter)
+    elapsed = time.perf_counter() - started
+    app.close()
+    return count / elapsed
+
+
+def test_raw_eventsourcing_single_event_save(benchmark: Any) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        rate = benchmark.pedantic(raw_saves, args=(Path(directory), RAW_SAVES), rounds=1, iterations=1)
+    RESULTS["raw_saves_per_second"] = rate
+    benchmark.extra_info["saves_per_second"] = round(rate, 1)
+    print(f"\nraw eventsourcing single-event save: {rate:.0f}/s ({'PostgreSQL' if STORE else 'SQLite'})")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    running = Server(tmp_path_factory.mktemp("bench") / "data", store=STORE).start()
+    yield running
+    running.stop()
+
+
+def new_match(client: httpx.Client) -> tuple[str, str, int]:
+    response = client.post("/matches", json={"game": "test-dicevote", "variant": "solo", "players": ["solo"],
+                                             "options": {"rounds": 5, "hand_size": 1}})
+    data = response.json()
+    return data["match_id"], data["tokens"]["seats"][0]["token"], data["version"]
+
+
+def client_loop(url: str, moves: int, latencies: list[float], lock: threading.Lock) -> None:
+    mine: list[float] = []
+    with httpx.Client(base_url=url, timeout=60) as client:
+        match_id, token, version = new_match(client)
+        turn = 0
+        for _ in range(moves):
+            move = {"type": "pass"} if turn % 2 == 0 else {"type": "vote", "choice": "high"}
+            started = time.perf_counter()
+            response = client.post(f"/matches/{match_id}/moves",
+                                   headers={**bearer(token), "Idempotency-Key": uuid.uuid4().hex},
+                                   json={"move": move, "expected_version": version})
+            mine.append(time.perf_counter() - started)
+            assert response.status_code == 200, response.text
+            version = response.json()["version"]
+            turn += 1
+            if turn == 10:  # the solo match is over after five rounds
+                match_id, token, version = new_match(client)
+                turn = 0
+    with lock:
+        latencies.extend(mine)
+
+
+def http_moves(url: str) -> dict[str, float]:
+    latencies: list[float] = []
+    lock = threading.Lock()
+    threads = [threading.Thread(target=client_loop, args=(url, MOVES, latencies, lock)) for _ in range(CLIENTS)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    ordered = sorted(latencies)
+    return {"moves": len(ordered), "seconds": elapsed, "moves_per_second": len(ordered) / elapsed,
+            "p50_ms": 1000 * statistics.median(ordered), "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))]}
+
+
+def test_submit_move_over_http(benchmark: Any, server: Server) -> None:
+    with httpx.Client(base_url=server.url) as client:  # warm up
+        match_id, token, version = new_match(client)
+        client.post(f"/matches/{match_id}/moves", headers=bearer(token),
+                    json={"move": {"type": "pass"}, "expected_version": version})
+    result = benchmark.pedantic(http_moves, args=(server.url,), rounds=1, iterations=1)
+    benchmark.extra_info.update({k: round(v, 2) for k, v in result.items()})
+    raw = RESULTS.get("raw_saves_per_second")
+    print(f"\nsubmit move over HTTP, {CLIENTS} clients: {result['moves_per_second']:.0f} moves/s, "
+          f"p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms ({result['moves']:.0f} moves)")
+    if raw:
+        ratio = result["moves_per_second"] / raw
+        benchmark.extra_info["ratio_to_raw_save"] = round(ratio, 3)
+        print(f"ratio to the raw single-event save: {ratio:.2f} (target >= 0.5)")
