@@ -120,7 +120,8 @@ def matches(game: str | None, status: str | None, player: str | None, limit: int
     from rich.table import Table
 
     table = Table(title="Matches", title_justify="left")
-    for column in ("match", "game", "variant", "players", "status", "events", "created"):
+    table.add_column("match", no_wrap=True, min_width=36)
+    for column in ("game", "variant", "players", "status", "events", "created"):
         table.add_column(column)
     for row in rows:
         players = row.get("players") or []

@@ -52,6 +52,8 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("RINGSIDE_DATABASE_URL", raising=False)
     monkeypatch.delenv("RINGSIDE_URL", raising=False)
     monkeypatch.delenv("RINGSIDE_TOKEN", raising=False)
+    monkeypatch.delenv("COLUMNS", raising=False)  # piped output is laid out 160 wide
+    monkeypatch.delenv("LINES", raising=False)
     monkeypatch.chdir(tmp_path)
     return path
 
@@ -62,7 +64,7 @@ def run(data_dir: Path) -> Iterator[Run]:
 
 
 def subprocess_env(data_dir: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_") and k not in ("COLUMNS", "LINES")}
     env.update({"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote",
                 "PYTHONPATH": str(ROOT), "RINGSIDE_ARBITER": "tester", "NO_COLOR": "1", **extra})
     return env
