@@ -144,6 +144,8 @@ class ActionCard(_Frozen):
     effect: CardEffect
     advanced_only: bool = False
     min_players: int = 1
+    rule: str = "CT-7.2"
+    """The rule ID describing this card, cited when its play is refused."""
     confidence: str = "rulebook"
 
 

@@ -49,15 +49,6 @@ Source = Literal["hand", "replay", "eddie"]
 REWARDS: tuple[Literal["reputation", "vp"], ...] = ("reputation", "vp")
 FAMOUS: tuple[Literal["clown", "acrobat"], ...] = ("clown", "acrobat")
 
-CARD_RULES = {
-    "move": "CT-7.5",
-    "move_then_perform_hire": "CT-7.7",
-    "basic_transit": "CT-7.8",
-    "hold": "CT-7.9",
-    "move_then_special_hire": "CT-7.10",
-    "move_then_wages": "CT-7.11",
-    "rest": "CT-7.12",
-}
 STEP_RULES = {
     "pick": ("CT-5.14", "pick a starting talent"),
     "start": ("CT-5.20", "place your train on a start city"),
@@ -148,7 +139,7 @@ def destinations(state: State, start: str, most: int, fewest: int = 0) -> list[t
 
 
 def check_path(state: State, seat: int, card: ActionCard, path: tuple[str, ...]) -> None:
-    rule = CARD_RULES[card.effect]
+    rule = card.rule
     fewest, most = allowance(state, seat, card)
     if len(path) > most:
         raise _illegal(rule, f"{card.name} moves at most {most} cities, not {len(path)}")

@@ -83,7 +83,9 @@ def player(state: State, seat: int, **changes: Any) -> State:
 
 
 def agenda(state: State, *tasks: dict[str, Any]) -> State:
-    return replace(state, agenda=tuple(tasks))
+    from domain.games.circus_train.flow import advance
+
+    return advance(replace(state, agenda=tuple(tasks), over=False))
 
 
 def turn_of(state: State, seat: int) -> State:
