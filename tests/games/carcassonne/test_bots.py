@@ -45,3 +45,15 @@ def test_greedy_bots_finish_and_beat_random(seats: int) -> None:
         totals = RULES.score(match.state).totals()
         wins += totals[0] == max(totals)
     assert wins >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_greedy_and_random_many_seeds(variant: str, seats: int) -> None:
+    """Heavier run: greedy against random bots over several seeds in every variant and seat count;
+    every match ends with non-negative totals."""
+    greedy = RULES.bots()["greedy"]
+    for seed in range(5):
+        match = play(RULES, config(seats, variant), seed=seed, bots={0: greedy})
+        assert match.state.phase == "over"
+        assert min(RULES.score(match.state).totals()) >= 0

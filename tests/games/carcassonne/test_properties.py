@@ -117,3 +117,11 @@ def test_legal_moves_all_validate(variant: str, seats: int) -> None:
         if state.phase in ("place", "figure"):
             for move in RULES.legal_moves(state, state.seat):
                 RULES.validate(state, state.seat, move)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**31))
+def test_many_matches_end_with_explained_scores(case: tuple[str, int], seed: int) -> None:
+    """The termination and score checks above, over many more seeds."""
+    test_matches_end_with_explained_non_negative_scores.hypothesis.inner_test(case, seed)  # type: ignore[attr-defined]
