@@ -295,14 +295,15 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
     options = parse_pairs(option)
     obj = settings()
     temp: str | None = None
-    if out is not None and not obj.url:
-        temp = tempfile.mkdtemp(prefix="ringside-simulate-")
-        source: Source = LocalSource(store=temp)
-        obj.sources.append(source)
+    if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise CliError(f"cannot create {out}: {error.strerror or error}") from None
+    if out is not None and not obj.url:
+        temp = tempfile.mkdtemp(prefix="ringside-simulate-")
+        source: Source = LocalSource(store=temp)
+        obj.sources.append(source)
     else:
         source = obj.main_source()
     local = isinstance(source, LocalSource)
@@ -334,7 +335,10 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
                           "winners": end.get("result", {}).get("winners", [])}
                 if out is not None:
                     path = out / f"{match_id}.ringside.jsonl"
-                    path.write_text(source.export(match_id), encoding="utf-8", newline="")
+                    try:
+                        path.write_text(source.export(match_id), encoding="utf-8", newline="")
+                    except OSError as error:
+                        raise CliError(f"cannot write {path}: {error.strerror or error}") from None
                     result["bundle"] = str(path)
                 results.append(result)
                 progress.advance(task)
@@ -346,10 +350,12 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
     report = {"game": game, "variant": variant, "seats": n_seats, "matches": len(results),
               "mean_events": round(sum(r["events"] for r in results) / len(results), 1),
               "wins_by_seat": wins, "seconds": round(time.monotonic() - started, 2),
-              "stored": out is None, "results": results}
+              "stored": out is None or bool(obj.url), "results": results}
     if as_json:
         print_json(report)
         return
     where = f"bundles in {out}" if out is not None else "matches in the store"
+    if obj.url:
+        where += f" (kept on {obj.url})"
     console().print(f"{len(results)} {game} ({variant}) {where}; mean {report['mean_events']} events; "
                     f"wins by seat {wins}; {report['seconds']} s")

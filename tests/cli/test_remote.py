@@ -130,3 +130,6 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
                           code=1).stderr
     assert run("--url", "http://127.0.0.1:9", "games", code=2).stderr.startswith("ringside: error: cannot reach")
     assert json.loads(run("--url", server, "verify", match_id, "--json").stdout)["ok"]
+    report = run.json("--url", server, "simulate", "test-dicevote", "-n", "2", "--out", "remote-sims")
+    assert report["matches"] == 2 and len(list((tmp_path / "remote-sims").glob("*.jsonl"))) == 2
+    assert run.json("verify", "remote-sims")["ok"]
