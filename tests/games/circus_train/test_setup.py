@@ -199,3 +199,18 @@ def test_greatest_show_wins() -> None:
     totals = R.score(match.state).totals()
     result = R.result(match.state, R.score(match.state))
     assert all(result.ranks[s] == 1 for s in range(3) if totals[s] == max(totals)) or len(set(totals)) < 3
+
+
+def test_board() -> None:
+    """CT-5.1, D-1: the board's map: cities joined by rail links, every city reachable from the start
+    cities, the three Canadian start cities."""
+    catalog = started(3).catalog
+    seen = {"toronto"}
+    frontier = ["toronto"]
+    while frontier:
+        for nxt in catalog.neighbours[frontier.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                frontier.append(nxt)
+    assert seen == set(catalog.cities) and len(seen) == 27
+    assert catalog.start_cities == ("montreal", "toronto", "winnipeg") and catalog.canada == set(catalog.start_cities)

@@ -16,7 +16,6 @@ from domain.games.circus_train.moves import (
     SendFired,
     Steal,
 )
-
 from domain.games.circus_train.turn import perform_error
 
 from .helpers import R, agenda, empty_board, illegal, legal_types, play, player, roll, started, turn_of
