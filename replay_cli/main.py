@@ -206,7 +206,7 @@ def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[
     if as_json:
         print_json(accepted)
         return
-    console().print(f"created {game} match [bold]{accepted['match_id']}[/bold] "
+    console().print(f"created {game} match {accepted['match_id']} "
                     f"(events 1..{accepted.get('version')})")
     print_tokens(accepted)
 
@@ -688,7 +688,7 @@ def fork(match: str, at: int, players: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    console().print(f"fork [bold]{result['match_id']}[/bold] of {match_id} at #{at}")
+    console().print(f"fork {result['match_id']} of {match_id} at #{at}")
     print_tokens(result)
 
 
@@ -774,7 +774,7 @@ def import_(files: tuple[Path, ...], as_json: bool) -> None:
         tokens = getattr(source, "tokens", {}).get(match_id)
         imported.append({"file": str(path), "match_id": match_id, **({"tokens": tokens} if tokens else {})})
         if not as_json:
-            console().print(f"imported {path} as match [bold]{match_id}[/bold]")
+            console().print(f"imported {path} as match {match_id}")
             print_tokens({"tokens": tokens})
     if as_json:
         print_json(imported if len(imported) > 1 else imported[0])

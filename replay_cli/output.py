@@ -38,8 +38,8 @@ def console() -> Console:
         no_color = _no_color or "NO_COLOR" in os.environ
         probe = Console(file=sys.stdout)
         width = None if probe.is_terminal or "COLUMNS" in os.environ else 160
-        _console = Console(file=sys.stdout, no_color=no_color, highlight=False, soft_wrap=True, width=width,
-                           color_system=None if no_color else "auto")
+        _console = Console(file=sys.stdout, no_color=no_color, highlight=False, markup=False, soft_wrap=True,
+                           width=width, color_system=None if no_color else "auto")
     return _console
 
 

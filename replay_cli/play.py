@@ -98,7 +98,7 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
         created = source.create(target, names, variant=variant, options=parse_pairs(option),
                                 randomness=randomness, undo_policy=undo_policy)
         match_id = str(created["match_id"])
-        console().print(f"match [bold]{match_id}[/bold] ({target}); resume with: ringside play {match_id}")
+        console().print(f"match {match_id} ({target}); resume with: ringside play {match_id}")
         human_seats = [] if watch else [seat for seat in range(len(names)) if seat not in bots]
         bots = {seat: bots.get(seat, default_bot) for seat in range(len(names)) if seat not in human_seats}
     else:

@@ -290,3 +290,11 @@ def test_serve_calls_the_api(run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path
     run("serve", "--port", "8123", "--store", str(tmp_path / "s"))
     assert calls and calls[0]["port"] == 8123 and calls[0]["data_dir"] == tmp_path / "s"
     run("serve", "--port", "0", code=2)
+
+
+def test_user_text_is_never_read_as_markup(run: Run) -> None:
+    match_id = run.new("test-dicevote", "[bold]ann[/bold]", "[red]")
+    run("annotate", match_id, "2", "[/bold] not markup")
+    assert "[bold]ann[/bold]" in run("show", match_id).stdout
+    assert "[/bold] not markup" in run("annotate", match_id, "--list").stdout
+    assert "[red]" in run("matches").stdout
