@@ -5,6 +5,7 @@ fuzzing reaches the rules engine, not only the 404 path."""
 
 from __future__ import annotations
 
+import os
 import random
 import tempfile
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ from domain.application import Ringside
 
 from .support import Server, create
 
-MAX_EXAMPLES = 12
+MAX_EXAMPLES = int(os.environ.get("RINGSIDE_SCHEMATHESIS_EXAMPLES", "12"))
 
 
 @pytest.fixture(scope="module")
