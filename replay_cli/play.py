@@ -128,6 +128,7 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
     watch = Viewer.of_seat(humans[0]) if len(humans) == 1 else Viewer.spectator()
     seen = 0 if quiet else _print_new_events(source, match_id, 0, watch)
     moves = 0
+    last_human: int | None = None
     for _ in range(MAX_STEPS):
         summary = source.summary(match_id)
         if summary["status"] != "active":
@@ -148,6 +149,11 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
                 seat = bot_seats[0]
                 source.bot_move(match_id, seat, bots.get(seat, "random"), rng)
             elif seats:
+                if len(humans) > 1 and seats[0] != last_human and console().is_terminal:
+                    # hot seat: hide the previous player's hidden information before handing over
+                    console().clear()
+                    click.pause(f"seat {seats[0]} ({player_name(summary, seats[0])}): press any key to see your seat")
+                last_human = seats[0]
                 if not _human_turn(source, match_id, summary, seats[0], no_board):
                     return
             else:
