@@ -298,3 +298,15 @@ def test_user_text_is_never_read_as_markup(run: Run) -> None:
     assert "[bold]ann[/bold]" in run("show", match_id).stdout
     assert "[/bold] not markup" in run("annotate", match_id, "--list").stdout
     assert "[red]" in run("matches").stdout
+
+
+def test_verify_under_another_engine_version(run: Run, played: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from domain.kernel.registry import get_game
+
+    run("export", played, "-o", "old.jsonl")
+    monkeypatch.setattr(type(get_game("test-dicevote")), "engine_version", "9.9.9")
+    report = run.json("verify", "old.jsonl", code=1)
+    assert report["divergence"]["check"] == "header" and report["divergence"]["seq"] == 1
+    assert report["divergence"]["expected"] == "1.0.0" and report["divergence"]["actual"] == "9.9.9"
+    allowed = run.json("verify", "old.jsonl", "--allow-engine-mismatch")
+    assert allowed["ok"] and any("9.9.9" in note for note in allowed["notes"])
