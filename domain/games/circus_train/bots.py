@@ -66,13 +66,11 @@ def _score(state: State, seat: int, move: Any) -> int:
         if move.option == "parade":
             base = 4
         if card.effect == "move_then_wages":
-            base -= (
-                4
-                if player.money < sum(wage_of(state, seat, t, state.solitaire) for t in player.circus)
-                else 0
-            )
-        if move.source != "hand":
-            base -= 12
+            base -= 4 if player.money < sum(wage_of(state, seat, t, state.solitaire) for t in player.circus) else 0
+        if move.source == "replay":
+            base -= 30  # reputation or VP are dear: replay only for a big performance
+        elif move.source == "eddie":
+            base -= 8
         return base
     if isinstance(move, (Hire, BuyAfterFailure, ClaimCharacter)):
         return 50

@@ -85,9 +85,7 @@ def reveal(state: State, event_id: str) -> State:
 
     left = list(state.events_left)
     left.remove(event_id)
-    state = replace(
-        state, events_left=tuple(left), events_drawn=state.events_drawn + 1, event=event_id, marks={}
-    )
+    state = replace(state, events_left=tuple(left), events_drawn=state.events_drawn + 1, event=event_id, marks={})
     effect = state.catalog.events[event_id].effect
     kind = effect.type
     vps = [p.vp for p in state.players]
@@ -124,9 +122,7 @@ def reveal(state: State, event_id: str) -> State:
         bests = [p.best for p in state.players]
         leaders = _extreme(bests, True)
         if len(leaders) == 1:
-            state = gain_vp(
-                state, leaders[0], effect.amount, "event", RULE, state.catalog.events[event_id].name
-            )
+            state = gain_vp(state, leaders[0], effect.amount, "event", RULE, state.catalog.events[event_id].name)
         return state
     if kind == "return_talent":
         return state.push(

@@ -107,7 +107,7 @@ def setup(config: MatchConfig[Any]) -> State:
         )
     first_season = components.months[0].season
     events_left: tuple[str, ...] = ()
-    if getattr(options, "event_cards", False):
+    if getattr(options, "event_cards", False) and not simpler:  # CT-21.20: no events in the simpler variant
         events_left = sorted_tuple(e.id for e in components.event_cards if e.min_players <= seats)
     agenda: list[Task] = []
     if seats > 1:
@@ -397,9 +397,7 @@ def _end_turn(state: State, task: Task) -> State:
     lone = [city for city in state.characters if city not in state.news and city not in state.talents]
     if lone:
         reserve = add_sorted(state.reserve, *[state.characters[c] for c in lone])
-        state = replace(
-            state, reserve=reserve, characters={k: v for k, v in state.characters.items() if k not in lone}
-        )
+        state = replace(state, reserve=reserve, characters={k: v for k, v in state.characters.items() if k not in lone})
     player = state.players[seat]
     if player.show is not None:
         if player.show_fresh:

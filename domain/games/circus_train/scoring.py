@@ -132,9 +132,7 @@ def month_end_scoring(state: State, month_index: int) -> State:
         top = max(counts)
         if top >= constants.most_talent_min_counters and counts.count(top) == 1:
             seat = counts.index(top)
-            state = gain_vp(
-                state, seat, top, "most_talent", "CT-16.1", f"{month.name}: most {talent} ({top})"
-            )
+            state = gain_vp(state, seat, top, "most_talent", "CT-16.1", f"{month.name}: most {talent} ({top})")
     if state.seats >= 3 and month_index == 0:
         for seat, player in enumerate(state.players):
             if player.requests:
@@ -155,9 +153,7 @@ def month_end_scoring(state: State, month_index: int) -> State:
         awards = place_awards(bests, constants.month_end_best_performance_vp, constants.tie_for_third_vp)
         rule = "CT-16.4"
     for seat, points in enumerate(awards):
-        state = gain_vp(
-            state, seat, points, "best_performance", rule, f"{month.name}: Best Performance {bests[seat]}"
-        )
+        state = gain_vp(state, seat, points, "best_performance", rule, f"{month.name}: Best Performance {bests[seat]}")
     return state
 
 
@@ -235,9 +231,7 @@ def final_scoring(state: State) -> State:
     for seat in range(state.seats):
         for animal in catalog.animals:
             if state.players[seat].count(animal) == 0:
-                state = gain_vp(
-                    state, seat, final.missing_animal_type, "no_animals", "CT-17.5", f"no {animal}"
-                )
+                state = gain_vp(state, seat, final.missing_animal_type, "no_animals", "CT-17.5", f"no {animal}")
     riches = [p.money for p in state.players]
     eligible = None
     if state.advanced:
@@ -305,10 +299,7 @@ def score_sheet(state: State) -> ScoreSheet:
         )
     return ScoreSheet(
         state.seats,
-        tuple(
-            ScoreLine(seat, points, category, rule, detail)
-            for seat, points, category, rule, detail in state.lines
-        ),
+        tuple(ScoreLine(seat, points, category, rule, detail) for seat, points, category, rule, detail in state.lines),
     )
 
 

@@ -294,9 +294,7 @@ class Catalog:
         self.cards: dict[str, ActionCard] = {c.id: c for c in components.action_cards}
         self.events: dict[str, EventCard] = {e.id: e for e in components.event_cards}
         self.rep_levels: tuple[int, ...] = tuple(lv.level for lv in components.reputation.levels)
-        self.rep_range: dict[int, int] = {
-            lv.level: lv.success_on_die_at_most for lv in components.reputation.levels
-        }
+        self.rep_range: dict[int, int] = {lv.level: lv.success_on_die_at_most for lv in components.reputation.levels}
 
     def month_of_week(self, week: int) -> Month:
         return self.months[self.week_month[week]]

@@ -99,8 +99,11 @@ def allowance(state: State, seat: int, card: ActionCard) -> tuple[int, int]:
     """(fewest, most) cities this card's movement may take (CT-7.5 to CT-7.11, CT-21.11, A-37)."""
     most = card.move_max
     fewest = 0
-    if card.effect == "basic_transit":
-        fewest = 1
+    here = state.players[seat].city or ""
+    if card.effect == "basic_transit" and any(
+        not blocked(state, here, nxt) for nxt in state.catalog.neighbours.get(here, ())
+    ):
+        fewest = 1  # CT-8.1; with every link blocked by an event the card is played for nothing (CT-7.2)
     if most > 0 and owns_power(state, seat, "extra_move") is not None:
         most += state.catalog.characters[owns_power(state, seat, "extra_move") or ""].value
     most = ev.movement_allowance(state, card, most)
@@ -194,9 +197,7 @@ def hire_range(state: State, seat: int) -> int:
     """Highest die face that hires (CT-9.21, CT-19.18), with this month's event (if any)."""
     constants = state.catalog.components.constants
     limit = (
-        state.catalog.rep_range[state.players[seat].reputation]
-        if state.advanced
-        else constants.hire_success_at_most
+        state.catalog.rep_range[state.players[seat].reputation] if state.advanced else constants.hire_success_at_most
     )
     return limit + ev.roll_modifier(state)
 
@@ -204,18 +205,14 @@ def hire_range(state: State, seat: int) -> int:
 def claim_range(state: State, seat: int) -> int:
     constants = state.catalog.components.constants
     return (
-        state.catalog.rep_range[state.players[seat].reputation]
-        if state.advanced
-        else constants.claim_success_at_most
+        state.catalog.rep_range[state.players[seat].reputation] if state.advanced else constants.claim_success_at_most
     )
 
 
 def steal_range(state: State, seat: int) -> int:
     constants = state.catalog.components.constants
     limit = (
-        state.catalog.rep_range[state.players[seat].reputation]
-        if state.advanced
-        else constants.steal_success_at_most
+        state.catalog.rep_range[state.players[seat].reputation] if state.advanced else constants.steal_success_at_most
     )
     return limit + ev.roll_modifier(state)
 
@@ -240,9 +237,7 @@ def keep_error(state: State, seat: int, kept: tuple[str, ...]) -> IllegalMoveErr
     player = state.players[seat]
     typed = tuple(t for t in player.circus if state.catalog.is_talent_type(t))
     if not multiset_contains(typed, kept):
-        return _illegal(
-            "CT-11.3", "you can keep only talent counters you own (Special Characters need no wage)"
-        )
+        return _illegal("CT-11.3", "you can keep only talent counters you own (Special Characters need no wage)")
     cost = sum(wage_of(state, seat, t, state.solitaire) for t in kept)
     if cost > player.money:
         return _illegal("CT-11.3", f"keeping these costs ${cost} but you have ${player.money}")
@@ -253,8 +248,7 @@ def keep_error(state: State, seat: int, kept: tuple[str, ...]) -> IllegalMoveErr
             if wage_of(state, seat, talent, state.solitaire) <= left:
                 return _illegal(
                     "CT-11.3",
-                    f"you could still pay the {talent} (${left} left): "
-                    "you may fire only talent you cannot pay",
+                    f"you could still pay the {talent} (${left} left): you may fire only talent you cannot pay",
                 )
     return None
 
@@ -351,9 +345,7 @@ def legal_moves(state: State, seat: int) -> list[object]:
     moves: list[object] = []
     if kind == "pick":
         moves = [
-            PickTalent(talent=t)
-            for t in catalog.components.constants.starting_pick_types
-            if state.pool.get(t, 0) > 0
+            PickTalent(talent=t) for t in catalog.components.constants.starting_pick_types if state.pool.get(t, 0) > 0
         ]
     elif kind == "start":
         moves = [ChooseStart(city=c) for c in catalog.start_cities]
@@ -411,14 +403,10 @@ def legal_moves(state: State, seat: int) -> list[object]:
         moves = [SendFired(city=c) for c in sorted(state.talents)]
     elif kind == "long_steal":
         for victim in _long_victims(state, seat):
-            moves.extend(
-                LongSteal(victim=victim, talent=t) for t in sorted(set(state.players[victim].circus))
-            )
+            moves.extend(LongSteal(victim=victim, talent=t) for t in sorted(set(state.players[victim].circus)))
         moves.append(Pass())
     elif kind == "rest":
-        moves = [
-            RestBonus(bonus=t) for t in catalog.components.constants.rest_talents if state.pool.get(t, 0) > 0
-        ]
+        moves = [RestBonus(bonus=t) for t in catalog.components.constants.rest_talents if state.pool.get(t, 0) > 0]
         moves += [RestBonus(bonus="reputation"), Pass()]
     return moves
 
@@ -433,9 +421,7 @@ def _hire_moves(state: State, seat: int, talents: list[str]) -> list[Hire]:
 def _characters_buyable(state: State) -> bool:
     """CT-21.9, A-34: reserve Special Characters may be bought in the last season's months."""
     months = state.catalog.months
-    return (
-        state.options.special_characters and bool(state.reserve) and state.month.season == months[-1].season
-    )
+    return state.options.special_characters and bool(state.reserve) and state.month.season == months[-1].season
 
 
 # ---- validate -----------------------------------------------------------------------------------
@@ -495,9 +481,7 @@ def validate(state: State, seat: int, move: object) -> None:
             raise _illegal("CT-9.25", "a Special Character on the board is claimed, not hired")
         if move.talent not in pool:
             if move.talent in state.talents.get(player.city or "", ()):
-                raise _illegal(
-                    "CT-9.23", f"each counter may be tried once per action: no untried {move.talent}"
-                )
+                raise _illegal("CT-9.23", f"each counter may be tried once per action: no untried {move.talent}")
             raise _illegal("CT-9.20", f"there is no {move.talent} to hire in {player.city}")
         if move.sam and owns_power(state, seat, "free_hire") is None:
             raise _illegal("CT-21.13", "you do not own Smuggler Sam")
@@ -513,9 +497,7 @@ def validate(state: State, seat: int, move: object) -> None:
             raise _illegal("CT-10.3", f"a purchase costs ${price} this month; you have ${player.money}")
         if move.talent in catalog.characters:
             if not _characters_buyable(state) or move.talent not in state.reserve:
-                raise _illegal(
-                    "CT-21.9", "Special Characters are bought only from the reserve in August and September"
-                )
+                raise _illegal("CT-21.9", "Special Characters are bought only from the reserve in August and September")
         elif move.talent not in catalog.talent_types:
             raise _illegal("CT-10.2", f"{move.talent!r} is not a talent type")
         elif state.pool.get(move.talent, 0) <= 0:
@@ -573,9 +555,7 @@ def _validate_play(state: State, seat: int, move: PlayCard) -> None:
             raise _illegal("CT-7.8", "Basic Transit moves or performs/hires, never both")
         elif move.option == "perform_hire":
             if not perform_hire_possible(state, seat):
-                raise _illegal(
-                    "CT-7.8", "nothing can be performed or hired here, so Basic Transit must move (A-5)"
-                )
+                raise _illegal("CT-7.8", "nothing can be performed or hired here, so Basic Transit must move (A-5)")
         else:
             if not state.advanced:
                 raise _illegal("CT-19.16", "the Circus Parade belongs to the advanced game")
@@ -614,9 +594,7 @@ def _validate_replay_cost(state: State, seat: int) -> None:
         return
     if state.month.name in constants.replay_vp_cost_months:
         if player.vp < constants.replay_vp_cost:
-            raise _illegal(
-                "CT-19.6", f"a replay costs {constants.replay_vp_cost} VP now; you have {player.vp} (A-23)"
-            )
+            raise _illegal("CT-19.6", f"a replay costs {constants.replay_vp_cost} VP now; you have {player.vp} (A-23)")
     elif player.reputation - constants.replay_reputation_cost < low:
         raise _illegal("CT-19.6", "a replay would take reputation below the bottom box")
 
@@ -768,9 +746,7 @@ def _apply_play(state: State, seat: int, move: PlayCard) -> State:
             state = state.update_player(seat, money=player.money - constants.solitaire_replay_cost)
             state = change_reputation(state, seat, -constants.replay_reputation_cost)
         elif state.month.name in constants.replay_vp_cost_months:
-            state = gain_vp(
-                state, seat, -constants.replay_vp_cost, "replay", "CT-19.5", f"replayed {card.name}"
-            )
+            state = gain_vp(state, seat, -constants.replay_vp_cost, "replay", "CT-19.5", f"replayed {card.name}")
         else:
             state = change_reputation(state, seat, -constants.replay_reputation_cost)
     if move.path:
@@ -884,9 +860,7 @@ def resolve_die(state: State, task: Task, roll: int) -> State:
         talents = list(task["talents"])
         talent = talents.pop(0)
         stolen = task["stolen"]
-        modifier = (
-            1 if state.advanced and state.players[victim].reputation > state.players[seat].reputation else 0
-        )
+        modifier = 1 if state.advanced and state.players[victim].reputation > state.players[seat].reputation else 0
         if roll + modifier <= steal_range(state, seat):
             state = lose_talent(state, victim, talent)
             state = gain_talent(state, seat, talent)

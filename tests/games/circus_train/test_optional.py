@@ -232,3 +232,20 @@ def test_simpler_variant() -> None:
     may = settle(agenda(player(replace(state, week=9), 0, vp=0), {"t": "month_end", "month": 1}))
     assert all(task["t"] != "long_steal" for task in may.agenda)
     _ = Pass
+
+
+def test_simpler_variant_has_no_events() -> None:
+    """CT-21.20: the simpler variant uses no event cards even when they are selected."""
+    state = started(3, simpler=True, event_cards=True)
+    assert state.events_left == ()
+
+
+def test_basic_transit_with_every_link_blocked() -> None:
+    """CT-7.2, CT-7.8, CT-21.18: when an event blocks every link and nothing can be performed or hired,
+    Basic Transit is still playable, for nothing."""
+    state = replace(sc(), marks={"blocked_links": [["duluth", "minneapolis"], ["duluth", "winnipeg"]]})
+    state = player(state, 0, city="duluth", hand=("basic_transit",))
+    moves = R.legal_moves(state, 0)
+    assert [(m.option, m.path) for m in moves] == [("move", ())]  # type: ignore[attr-defined]
+    after = play(state, 0, moves[0])
+    assert after.players[0].city == "duluth"
