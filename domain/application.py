@@ -652,7 +652,9 @@ class Ringside(Application[UUID]):
     ) -> list[dict[str, Any]]:
         """Events as `viewer` may see them, with retracted ones marked."""
         fold = self.fold(match_id)
-        stop = None if limit is None else start + limit - 1
+        # never past the fold: an entry appended since would be redacted by a fold that does not
+        # know it is hidden (a concurrent write could otherwise leak a face-down draw)
+        stop = fold.seq if limit is None else min(start + limit - 1, fold.seq)
         return [redact(entry, fold, viewer) for entry in self.entries(match_id, start, stop)] \
             if start <= fold.seq else []
 
