@@ -11,8 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
+from domain.application import state_view
+from domain.kernel.bundle import read_bundle
+from domain.kernel.fold import MatchFold
 from domain.kernel.integrity import head_message, verify_signature
 from domain.kernel.registry import all_games
+from domain.kernel.viewers import Viewer
 
 from .support import Match, Server, bearer, create, play_one, play_to_end
 
@@ -73,11 +77,29 @@ def test_whole_bot_match_over_http(client: httpx.Client, game: str, randomness: 
     for viewer, token in viewers(match, 2).items():
         sees_all = viewer == "arbiter" or (viewer == "recorder" and randomness == "recorded")
         check_redaction(arbiter_log, full_log(client, match, token), viewer, sees_all)
+    if randomness == "server":
+        check_views_at_every_position(client, match, viewers(match, 2))
     score = client.get(match.path("/score")).json()
     assert score["totals"] == summary["end"]["result"]["totals"]
     assert all(line["rule"] for line in score["lines"])
     listed = client.get("/matches", params={"game": game, "status": "ended", "limit": 500}).json()["matches"]
     assert match.id in [item["match_id"] for item in listed]
+
+
+def check_views_at_every_position(client: httpx.Client, match: Match, tokens: dict[str, str | None]) -> None:
+    """Every viewer's state at every position is exactly the game's view for that viewer, refolded
+    here from the exported bundle: the API never serves more (or another viewer's) information."""
+    bundle = read_bundle(client.get(match.path("/bundle")).content)
+    fold = MatchFold(bundle.entries[0])
+    expected_viewer = {name: Viewer.parse(name) for name in tokens if name != "recorder"}
+    expected_viewer["recorder"] = Viewer.spectator()  # server mode: the recorder sees public information
+    for entry in [None, *bundle.entries[1:]]:
+        if entry is not None:
+            fold.consume(entry)
+        for name, token in tokens.items():
+            served = client.get(match.path("/state"), params={"at": fold.seq}, headers=bearer(token)).json()
+            assert served.pop("viewer") == str(expected_viewer[name])
+            assert served == json.loads(json.dumps(state_view(fold, expected_viewer[name]))), (name, fold.seq)
 
 
 class StreamReader(threading.Thread):
