@@ -39,7 +39,8 @@ def encode(state: CarcassonneState) -> JSON:
         "big_top_token": state.big_top_token,
         "revealed": list(state.revealed),
         "discarded": list(state.discarded),
-        "lines": [line.to_json() for line in state.lines],
+        "lines": [[line.seat, line.points, line.category, line.rule, line.detail, dict(line.refs)]
+                  for line in state.lines],
     }
 
 
@@ -74,9 +75,6 @@ def decode(data: JSON, catalog: Catalog) -> CarcassonneState:
         big_top_token=data["big_top_token"],
         revealed=tuple(data["revealed"]),
         discarded=tuple(data["discarded"]),
-        lines=tuple(
-            ScoreLine(line["seat"], line["points"], line["category"], line["rule"], line["detail"],
-                      line["refs"])
-            for line in data["lines"]
-        ),
+        lines=tuple(ScoreLine(seat, points, category, rule, detail, refs)
+                    for seat, points, category, rule, detail, refs in data["lines"]),
     )

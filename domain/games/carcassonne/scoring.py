@@ -31,8 +31,9 @@ def pos_ref(pos: Pos) -> list[int]:
     return [pos[0], pos[1]]
 
 
-def follower_ref(node: Node, follower: Follower) -> dict[str, JSON]:
-    return {"x": node[0], "y": node[1], "segment": node[2], "seat": follower.seat, "figure": follower.figure}
+def follower_ref(node: Node, follower: Follower) -> list[JSON]:
+    """A figure in a score line's refs, compactly: [x, y, segment, seat, figure]."""
+    return [node[0], node[1], node[2], follower.seat, follower.figure]
 
 
 @dataclass
@@ -182,9 +183,7 @@ def score_circus(ledger: Ledger, big_top: Pos, animal: str, value: int, final: b
     for pos in sorted(ledger.pyramids):
         if pos in area:
             for level, seat in enumerate(ledger.pyramids[pos]):
-                counts.setdefault(seat, []).append({
-                    "x": pos[0], "y": pos[1], "segment": f"acrobat{level + 1}", "seat": seat,
-                    "figure": "acrobat"})
+                counts.setdefault(seat, []).append([pos[0], pos[1], f"acrobat{level + 1}", seat, "acrobat"])
     for seat in sorted(counts):
         figures = counts[seat]
         ledger.lines.append(ScoreLine(

@@ -12,6 +12,10 @@ from domain.kernel.viewers import Viewer
 
 from .state import CarcassonneState
 
+RECENT_LINES = 12
+"""Score lines carried in a view: the latest few, for the table display; the whole sheet with
+every line's rule and refs is the match's score sheet (`score`)."""
+
 
 def render(state: CarcassonneState, viewer: Viewer, sheet: ScoreSheet) -> dict[str, Any]:
     big_top: dict[str, Any] | None = None
@@ -51,7 +55,8 @@ def render(state: CarcassonneState, viewer: Viewer, sheet: ScoreSheet) -> dict[s
         "big_top": big_top,
         "tokens_left": state.tokens_left(),
         "revealed_tokens": list(state.revealed),
-        "scores": sheet.to_json(),
+        "scores": {"totals": list(sheet.totals()), "lines": len(sheet.lines),
+                   "recent": [line.to_json() for line in sheet.lines[-RECENT_LINES:]]},
     }
     if viewer.sees_all:
         view["tokens_left_by_animal"] = dict(sorted(state.tokens.items()))

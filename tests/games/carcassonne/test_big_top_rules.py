@@ -66,7 +66,7 @@ def test_bt_4_6_every_figure_counts_in_circus_scoring() -> None:
     state = turn(state, "UBT-G", 1, 2, 0, token="flea")
     circus = new_lines(before, state)[:2]  # the match ends after this turn: final lines follow
     assert summary(circus) == [(0, 14, "circus", "BT-4.3"), (1, 21, "circus", "BT-4.3")]
-    figures_seen = {f["figure"] for line in circus for f in line.refs["followers"]}
+    figures_seen = {f[4] for line in circus for f in line.refs["followers"]}
     assert figures_seen == {"meeple", "ringmaster", "acrobat"}
     # BT-7.7, BT-7.8: the ringmaster stays and circus scoring gives no ringmaster bonus.
     assert (0, 0, "r1") in state.followers
