@@ -9,6 +9,7 @@ floats (coordinates are in tenths of a degree) so that its content hash is canon
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -335,5 +336,7 @@ class CircusTrainComponents(ComponentSet):
         return self
 
 
+@cache
 def load_default() -> CircusTrainComponents:
+    """The packaged default set (loaded once; component sets are immutable)."""
     return load_packaged(CircusTrainComponents, "domain.games.circus_train", "data/default.json")

@@ -861,7 +861,7 @@ def resolve_die(state: State, task: Task, roll: int) -> State:
         talent = talents.pop(0)
         stolen = task["stolen"]
         modifier = 1 if state.advanced and state.players[victim].reputation > state.players[seat].reputation else 0
-        if roll + modifier <= steal_range(state, seat):
+        if roll + modifier <= min(6, steal_range(state, seat)):  # CT-19.19: a modified 7 fails
             state = lose_talent(state, victim, talent)
             state = gain_talent(state, seat, talent)
             stolen += 1
