@@ -119,3 +119,50 @@ def test_installed_entry_point(tmp_path: Path, data_dir: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "carcassonne" in {game["name"] for game in json.loads(done.stdout)}
     assert ROOT.exists()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork") or sys.platform == "win32", reason="needs a POSIX pty")
+def test_step_with_keys_in_a_real_terminal(sh: Shell, data_dir: Path, tmp_path: Path) -> None:
+    """`step` on a terminal reads single keys (no Enter): n, the right arrow, p, q."""
+    import os
+    import pty
+    import re
+    import select
+    import time
+
+    from .conftest import subprocess_env
+
+    match_id = json.loads(sh("new", "test-dicevote", "-p", "a", "-p", "b", "--json").stdout)["match_id"]
+    sh("play", match_id, "--watch", "-q")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the CLI on a terminal
+        os.chdir(tmp_path)
+        os.execve(sys.executable, [sys.executable, "-m", "replay_cli", "step", match_id, "--from", "3"],
+                  subprocess_env(data_dir))
+    seen = b""
+
+    def wait_for(pattern: bytes, timeout: float = 30.0) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while pattern not in re.sub(rb"\x1b\[[0-9;?]*[a-zA-Z]", b"", seen):
+            assert time.monotonic() < deadline, f"no {pattern!r} in {seen[-500:]!r}"
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:
+                    break
+
+    try:
+        wait_for(b"#3/")
+        for key, expected in ((b"n", b"#4/"), (b"\x1b[C", b"#5/"), (b"p", b"#4/"), (b"q", b"")):
+            wait_for(b"[q]uit")  # the key prompt is up: the CLI is about to read one key
+            time.sleep(0.5)  # let it switch the terminal to raw mode (a key typed before is flushed)
+            seen = b""
+            os.write(fd, key)
+            if expected:
+                wait_for(expected)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+    finally:
+        os.close(fd)
