@@ -3,4 +3,4 @@
 from replay_cli.main import cli
 
 if __name__ == "__main__":
-    cli()
+    cli(prog_name="ringside")

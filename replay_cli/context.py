@@ -158,6 +158,13 @@ def translate(error: RingsideError) -> CliError:
     return CliError(message, code)
 
 
+def _one_line(error: click.UsageError) -> CliError:
+    """click's three-line usage error as one line, with where to find help."""
+    where = error.ctx.command_path if error.ctx is not None else "ringside"
+    message = error.format_message().rstrip(".")
+    return CliError(f"{message} (see: {where} --help)", EXIT_USAGE)
+
+
 class RingsideGroup(click.Group):
     """A group that turns every expected failure into one line on stderr, never a traceback."""
 
@@ -165,13 +172,18 @@ class RingsideGroup(click.Group):
                      **extra: Any) -> click.Context:
         if parent is None:
             set_no_color(False)
-        return super().make_context(info_name, args, parent, **extra)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as error:
+            raise _one_line(error) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except RingsideError as error:
             raise translate(error) from None
+        except click.UsageError as error:
+            raise _one_line(error) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except KeyboardInterrupt:

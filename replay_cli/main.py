@@ -34,7 +34,7 @@ from .views import change_lines, log_table, print_renderables, report_view, scor
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(cls=RingsideGroup, context_settings=CONTEXT)
+@click.group(name="ringside", cls=RingsideGroup, context_settings=CONTEXT)
 @source_options(envvars=True)
 @click.version_option(package_name="ringside", message="ringside %(version)s")
 @click.pass_context

@@ -44,7 +44,8 @@ def test_new_and_matches(run: Run) -> None:
     # usage errors: one line on stderr, exit 2, no traceback
     for args in (["new", "no-such-game"], ["new", "test-dicevote", "-p", "solo"],
                  ["new", "test-dicevote", "-o", "rounds=99"], ["new", "test-dicevote", "-o", "rounds"],
-                 ["show", "ffffffff"], ["show", "not an id"]):
+                 ["show", "ffffffff"], ["show", "not an id"], ["show"], ["no-such-command"],
+                 ["show", match_id, "--at", "x"], ["--no-such-option"], ["undo", "answer"]):
         result = run(*args, code=2)
         assert result.stderr.startswith("ringside: error: ")
         assert len(result.stderr.strip().splitlines()) == 1
