@@ -277,11 +277,21 @@ def test_illegal_move_in_record_names_rule(run: Run, played: str, tmp_path: Path
     assert report["checked"]["legality"] >= 1
 
 
-@pytest.mark.parametrize("flag", ["--no-color", None])
-def test_no_color(run: Run, played: str, flag: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("NO_COLOR", "1")
-    args = ["show", played] + ([flag] if flag else [])
-    assert "\x1b[" not in run(*args).stdout
+@pytest.mark.parametrize(("env", "flag", "coloured"), [
+    ({"FORCE_COLOR": "1"}, None, True),  # sanity: forced colour shows escape codes
+    ({"FORCE_COLOR": "1"}, "--no-color", False),
+    ({"FORCE_COLOR": "1", "NO_COLOR": "1"}, None, False),
+    ({}, None, False),  # piped (CliRunner): no colour
+])
+def test_colour(run: Run, played: str, env: dict[str, str], flag: str | None, coloured: bool,
+                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    args = ["log", played] + ([flag] if flag else [])
+    assert ("\x1b[" in run(*args).stdout) is coloured
+    assert "\x1b[" not in run("log", played, "--json").stdout
 
 
 def test_serve_calls_the_api(run: Run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
