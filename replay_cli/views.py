@@ -58,7 +58,11 @@ def log_table(summary: dict[str, Any], events: list[dict[str, Any]],
                 comments.append(f" #{' #'.join(tags)}", style="dim")
             if note.get("visibility") != "public":
                 comments.append(f" ({note.get('visibility')})", style="dim")
-        table.add_row(str(seq), time_text(entry.get("at")), str(entry.get("kind")),
+        when = time_text(entry.get("at"))
+        claimed = (entry.get("payload") or {}).get("claimed_at")
+        if claimed:
+            when += f"\n(claimed {time_text(str(claimed))})"
+        table.add_row(str(seq), when, str(entry.get("kind")),
                       actor_text(entry.get("actor", {})), what, comments)
     return table
 
