@@ -23,19 +23,21 @@ CELL_W = 5
 
 
 @lru_cache(maxsize=1)
-def _tile_edges() -> dict[str, str]:
+def _tiles() -> dict[str, tuple[str, str]]:
+    """Tile type -> (edge letters N, E, S, W; kind), from the shipped component set."""
     try:
         from domain.kernel.registry import get_game
 
         components = get_game("carcassonne").default_components()
-        return {tile.id: tile.edges for tile in components.tiles}  # type: ignore[attr-defined]
+        return {tile.id: (tile.edges, tile.kind) for tile in components.tiles}  # type: ignore[attr-defined]
     except Exception:
         return {}
 
 
+
 def rotated_edges(tile_id: str, rotation: int) -> str | None:
     """The N, E, S, W edge letters of a tile turned `rotation` quarter turns clockwise."""
-    edges = _tile_edges().get(tile_id)
+    edges = _tiles().get(tile_id, (None, None))[0]
     if edges is None:
         return None
     out = ["F"] * 4
@@ -79,6 +81,21 @@ def tile_cell(tile: dict[str, Any], follower: dict[str, Any] | None) -> list[Tex
         middle.append(" ")
     middle.append(_side(e))
     return [top, middle, bottom]
+
+
+def rotations_text(tile_id: str, kind: str = "") -> Text:
+    """The tile to place, drawn in each rotation (0..3 quarter turns clockwise) side by side."""
+    cells = [tile_cell({"tile": tile_id, "rotation": r, "kind": kind}, None) for r in range(4)]
+    out = Text(f"tile {tile_id} by rotation:\n", style="bold")
+    out.append("".join(f"{r:^{CELL_W}}  " for r in range(4)).rstrip() + "\n", style="dim")
+    for row in range(3):
+        for cell in cells:
+            out.append_text(cell[row])
+            out.append("  ")
+        out.rstrip()
+        out.append("\n")
+    out.rstrip()
+    return out
 
 
 def map_text(state: dict[str, Any]) -> Text:
@@ -139,6 +156,8 @@ def render(summary: dict[str, Any], view: dict[str, Any]) -> list[RenderableType
         info.append(f"  parts: {', '.join(parts) if isinstance(parts, list) else parts}")
     out.append(info)
     out.append(Panel(map_text(state), title="Map", title_align="left", expand=False))
+    if current and state.get("phase") == "place":
+        out.append(rotations_text(str(current), _tiles().get(str(current), ("", ""))[1]))
     out.append(Text("▓ city  ║ ═ road  · field  * circus tile  ^ acrobat tile  "
                     "digit = a figure of that seat (see Figures)  reversed = tile just placed", style="dim"))
     figures = _figures_table(summary, state)

@@ -56,6 +56,7 @@ def test_carcassonne_renderer_and_generic_fallback() -> None:
                       "big_top": None, "parts": []}}
     text = _text(render_state(SUMMARY, view))
     assert "Map" in text and "current tile D" in text and "ann" in text and "meeples" in text
+    assert "tile D by rotation" in text and "·║·" in text  # D turned a quarter: its road runs north-south
     generic = _text(render_state({**SUMMARY, "game": "something-else"},
                                  {**view, "state": {"round": 2, "hands": [[1, 2], {"count": 2}],
                                                     "players": [{"seat": 0, "money": 3}, {"seat": 1, "money": 5}],
