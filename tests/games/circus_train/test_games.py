@@ -52,6 +52,29 @@ def test_greedy_bots_finish(variant: str, seats: int) -> None:
     assert R.decision(match.state).over
 
 
+def invariants(state: Any) -> None:
+    """CT-14.1, CT-0.11, CT-0.12, CT-19.3, CT-7.4: talent counters are neither created nor lost (each
+    is in the pool, a city, a circus, or a fired group awaiting its city); Special Characters are in
+    one place at most; money and VP never go negative; reputation stays in the column; a hand is
+    never empty at a turn."""
+    catalog = state.catalog
+    for kind in catalog.components.talent_types:
+        where = state.pool[kind.id] + sum(items.count(kind.id) for items in state.talents.values())
+        where += sum(p.count(kind.id) for p in state.players)
+        where += sum(task["group"].count(kind.id) for task in state.agenda if task["t"] == "fired_city")
+        assert where == kind.counters, kind.id
+    characters = [c for p in state.players for c in p.circus if c in catalog.characters]
+    characters += list(state.characters.values()) + list(state.reserve)
+    assert len(characters) == len(set(characters))
+    low, high = catalog.rep_levels[0], catalog.rep_levels[-1]
+    for p in state.players:
+        assert p.money >= 0 and p.vp >= 0
+        assert p.reputation == 0 or low <= p.reputation <= high
+    head = state.head()
+    if head is not None and head["t"] == "turn":
+        assert state.players[head["seat"]].hand
+
+
 def _walk(variant: str, seats: int, options: dict[str, Any], seed: int, checks: bool) -> None:
     """Play a match checking the contract at every step."""
     config = cfg(seats, variant, **options)
@@ -63,6 +86,7 @@ def _walk(variant: str, seats: int, options: dict[str, Any], seed: int, checks: 
         if decision.over:
             return
         before = digest(R.encode_state(state))
+        invariants(state)
         if checks:
             encoded = json.loads(json.dumps(R.encode_state(state)))
             assert R.encode_state(R.decode_state(encoded, config)) == encoded
