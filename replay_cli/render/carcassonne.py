@@ -83,6 +83,25 @@ def tile_cell(tile: dict[str, Any], follower: dict[str, Any] | None) -> list[Tex
     return [top, middle, bottom]
 
 
+def features_text(tile_id: str, rotation: int) -> Text:
+    """The segments of the tile just placed, with the edges they touch as it lies (for `follower`)."""
+    try:
+        from domain.kernel.registry import get_game
+
+        components = get_game("carcassonne").default_components()
+        tile = next(t for t in components.tiles if t.id == tile_id)  # type: ignore[attr-defined]
+    except Exception:
+        return Text(f"tile {tile_id}: segments unknown")
+    names = "NESW"
+    parts = []
+    for feature in tile.features:
+        edges = getattr(feature, "edges", None) or ()
+        turned = "".join(sorted((names[(names.index(e) + rotation) % 4] for e in edges), key=names.index))
+        where = f" {turned}" if turned else ""
+        parts.append(f"{feature.id} {feature.type}{where}")
+    return Text(f"segments of tile {tile_id} as placed: " + "; ".join(parts))
+
+
 def rotations_text(tile_id: str, kind: str = "") -> Text:
     """The tile to place, drawn in each rotation (0..3 quarter turns clockwise) side by side."""
     cells = [tile_cell({"tile": tile_id, "rotation": r, "kind": kind}, None) for r in range(4)]
@@ -158,6 +177,12 @@ def render(summary: dict[str, Any], view: dict[str, Any]) -> list[RenderableType
     out.append(Panel(map_text(state), title="Map", title_align="left", expand=False))
     if current and state.get("phase") == "place":
         out.append(rotations_text(str(current), _tiles().get(str(current), ("", ""))[1]))
+    placed = state.get("placed")
+    if state.get("phase") == "figure" and isinstance(placed, dict):
+        tile = next((t for t in state.get("board") or [] if t.get("x") == placed.get("x")
+                     and t.get("y") == placed.get("y")), None)
+        if tile is not None:
+            out.append(features_text(str(tile.get("tile")), int(tile.get("rotation", 0))))
     out.append(Text("▓ city  ║ ═ road  · field  * circus tile  ^ acrobat tile  "
                     "digit = a figure of that seat (see Figures)  reversed = tile just placed", style="dim"))
     figures = _figures_table(summary, state)

@@ -57,6 +57,9 @@ def test_carcassonne_renderer_and_generic_fallback() -> None:
     text = _text(render_state(SUMMARY, view))
     assert "Map" in text and "current tile D" in text and "ann" in text and "meeples" in text
     assert "tile D by rotation" in text and "·║·" in text  # D turned a quarter: its road runs north-south
+    figure = _text(render_state(SUMMARY, {**view, "state": {**view["state"], "phase": "figure",
+                                                            "placed": {"x": 0, "y": 0}}}))
+    assert "segments of tile D as placed: " in figure and "c1 city N" in figure
     generic = _text(render_state({**SUMMARY, "game": "something-else"},
                                  {**view, "state": {"round": 2, "hands": [[1, 2], {"count": 2}],
                                                     "players": [{"seat": 0, "money": 3}, {"seat": 1, "money": 5}],
