@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.openapi.utils import get_openapi
 
 from domain.application import Ringside
@@ -51,6 +51,18 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     app = FastAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.ctx = ctx
     problems.install(app)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Any) -> Any:
+        """Refuse oversized bodies before reading them (bundles have their own, larger limit)."""
+        length = request.headers.get("content-length", "")
+        limit = ctx.settings.max_bundle_bytes if request.url.path in ("/bundles", "/verify") \
+            else ctx.settings.max_body_bytes
+        if length.isdigit() and int(length) > limit:
+            return problems.problem_response(problems.problem_body(
+                413, "too-large", f"the request body may be at most {limit} bytes", request.url.path))
+        return await call_next(request)
+
     for module in (games, matches, play, commentary, audit):
         app.include_router(module.router)
 

@@ -27,6 +27,7 @@ class ApiSettings:
     stream_max_seconds: float = 3600.0
     idempotency_wait_seconds: float = 5.0
     max_bundle_bytes: int = 50_000_000
+    max_body_bytes: int = 1_000_000
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -19,7 +19,7 @@ from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError, StaleVersionError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
-PROBLEM_BASE = "https://ringside.dev/problems/"
+PROBLEM_BASE = "urn:ringside:problem:"
 log = logging.getLogger("ringside.api")
 
 TITLES = {

@@ -164,13 +164,13 @@ def legal_moves(match_id: UUID, ctx: Ctx, principal: Caller,
                              errors=[{"field": "query.seat", "message": "required unless a seat token"}])
         seat = principal.seat
     assert seat is not None
+    if seat >= fold.seats:
+        raise ApiProblem(422, "invalid-seat", f"seat must be 0..{fold.seats - 1}",
+                         errors=[{"field": "query.seat", "message": f"0..{fold.seats - 1}"}])
     if seat not in _actable_seats(principal, tuple(range(fold.seats)), fold.randomness == "recorded"):
         if not principal.authenticated:
             raise forbidden("a spectator cannot see a seat's legal moves (they may reveal its hidden hand)")
         raise forbidden(f"this {principal.role} token cannot see seat {seat}'s legal moves")
-    if seat >= fold.seats:
-        raise ApiProblem(422, "invalid-seat", f"seat must be 0..{fold.seats - 1}",
-                         errors=[{"field": "query.seat", "message": f"0..{fold.seats - 1}"}])
     moves = ctx.ringside.legal_moves(match_id, seat)
     return {"match_id": str(match_id), "version": fold.seq, "seat": seat, "moves": moves}
 

@@ -450,3 +450,11 @@ def test_bundle_export_import_verify(client: httpx.Client, fresh_server: Server)
         keys = other.get("/keys").json()
         assert len(keys["keys"]) == 2 and keys["server_key_id"] in keys["keys"]
         assert other.get(match.path("/state"), headers=bearer(data["tokens"]["arbiter"])).json()["viewer"] == "arbiter"
+
+
+def test_oversized_bodies_are_refused(client: httpx.Client) -> None:
+    match = create(client)
+    huge = {"move": {"type": "pass", "pad": "x" * 1_100_000}}
+    response = client.post(match.path("/moves"), headers=bearer(match.seat(0)), json=huge)
+    assert response.status_code == 413 and response.json()["code"] == "too-large"
+    assert client.get(match.path("/legal-moves"), params={"seat": 5}, headers=bearer(match.arbiter)).status_code == 422
