@@ -48,7 +48,7 @@ def _outcome(request: Request, execute: Execute) -> tuple[int, dict[str, Any]]:
 def run(ctx: ApiContext, request: Request, principal: Principal, key: str | None, payload: Any,
         execute: Execute) -> JSONResponse:
     """Run a write once per key; without a key, just run it."""
-    if key is None:
+    if key is None or not principal.authenticated:  # spectators write nothing: nothing to remember
         status, body = execute_plain(execute)
         return _response(status, body)
     if not 1 <= len(key) <= 200 or not key.isprintable():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import httpx
 
@@ -137,3 +138,19 @@ def test_health_docs_and_openapi(client: httpx.Client) -> None:
     assert client.get("/docs").status_code == 200
     schema = client.get("/openapi.json").json()
     assert "/matches/{match_id}/moves" in schema["paths"] and "Problem" in schema["components"]["schemas"]
+
+
+def test_stream_resumes_from_last_event_id(client: httpx.Client, server: Any) -> None:
+    match = create(client, options={"rounds": 1, "hand_size": 1})
+    head = client.get(match.path()).json()["version"]
+    play_to_end(client, match)
+    final = client.get(match.path()).json()["version"]
+    with (
+        httpx.Client(base_url=server.url, timeout=30) as http,
+        http.stream("GET", match.path("/stream"), headers={"Last-Event-ID": str(head)}) as response,
+    ):
+        assert response.headers["content-type"].startswith("text/event-stream")
+        ids = [int(line[4:]) for line in response.iter_lines() if line.startswith("id: ")]
+    assert ids == list(range(head + 1, final + 1))
+    log = (server.data_dir.parent / f"server-{server.port}.log").read_text()
+    assert f"Ringside API on http://localhost:{server.port}" in log
