@@ -155,3 +155,24 @@ def test_each_token_sees_as_its_viewer(client: httpx.Client) -> None:
             "recorder": recorder_view,
             "arbiter": "arbiter",
         }
+
+
+def test_tokens_are_stored_only_as_hashes(client: httpx.Client, server: Any) -> None:
+    import hashlib
+    import sqlite3
+
+    match = create(client)
+    everything = [match.arbiter, match.recorder, match.seat(0), match.seat(1)]
+    stored = b"".join(path.read_bytes() for path in server.data_dir.glob("*.sqlite3*"))
+    for secret in everything:
+        assert secret.encode() not in stored
+    with sqlite3.connect(server.data_dir / "api.sqlite3") as connection:
+        rows = dict(
+            connection.execute(
+                "SELECT token_hash, role FROM ringside_api_tokens WHERE match_id = ?", (match.id,)
+            ).fetchall()
+        )
+    assert rows == {
+        hashlib.sha256(secret.encode()).hexdigest(): role
+        for secret, role in zip(everything, ["arbiter", "recorder", "seat", "seat"], strict=True)
+    }
