@@ -38,6 +38,18 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> Server:
+        """Start the process; a port taken meanwhile (another test worker) is retried on a new one."""
+        for attempt in range(3):
+            try:
+                return self._start(timeout)
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+                self.stop()
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def _start(self, timeout: float) -> Server:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote"}
         env.pop("RINGSIDE_DATABASE_URL", None)
         command = [sys.executable, "-m", "api", "--port", str(self.port), "--data-dir", str(self.data_dir)]
