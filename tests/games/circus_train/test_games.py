@@ -107,6 +107,7 @@ def _walk(variant: str, seats: int, options: dict[str, Any], seed: int, checks: 
                     assert R.parse_move(R.dump_move(move)) == move
             bot = bots["greedy" if seed % 2 else "random"]
             move = bot(state, seat, rng)
+            R.validate(state, seat, move)
             nxt = R.apply(state, seat, move)
         assert digest(R.encode_state(state)) == before, "apply/resolve mutated its input"
         state = nxt
@@ -125,6 +126,15 @@ def test_same_seed_same_match() -> None:
     second = drive(R, cfg(4, "basic", event_cards=True), seed=99)
     assert [s.data for s in first.steps] == [s.data for s in second.steps]
     assert R.state_hash(first.state) == R.state_hash(second.state)
+
+
+@pytest.mark.parametrize(("variant", "seats"), MODES)
+@pytest.mark.parametrize("options", OPTIONS, ids=["plain", "characters", "events", "simpler", "all"])
+def test_options_on_and_off_over_seeds(variant: str, seats: int, options: dict[str, Any]) -> None:
+    """Every mode x option set over 4 seeds (200 matches in all), random and greedy bots, with the
+    invariants and every chosen move validated; the kernel suite covers the default options."""
+    for seed in range(1000, 1004):
+        _walk(variant, seats, options, seed, checks=False)
 
 
 @pytest.mark.slow
