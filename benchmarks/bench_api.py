@@ -1,7 +1,8 @@
 """Submit-move latency and throughput over HTTP, beside a raw eventsourcing single-event save.
 
 Run:  .venv/bin/pytest benchmarks/bench_api.py -p no:xdist -s
-(env BENCH_CLIENTS, BENCH_MOVES per client, BENCH_STORE=postgresql://... to use PostgreSQL)
+(env BENCH_CLIENTS, BENCH_MOVES per client, BENCH_STORE=postgresql://...?schema=... to use PostgreSQL,
+BENCH_IDEMPOTENCY=0 to send moves without an Idempotency-Key)
 
 The HTTP path is the whole product path: a real `python -m api` process, a bearer token, an
 expected version and an Idempotency-Key on every move, the rules engine, hash chain, signature, one
@@ -36,6 +37,7 @@ CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
 MOVES = int(os.environ.get("BENCH_MOVES", "60"))
 STORE = os.environ.get("BENCH_STORE") or None
 RAW_SAVES = int(os.environ.get("BENCH_RAW_SAVES", "2000"))
+KEYED = os.environ.get("BENCH_IDEMPOTENCY", "1") != "0"
 RESULTS: dict[str, float] = {}
 
 
@@ -99,9 +101,9 @@ def client_loop(url: str, moves: int, latencies: list[float], lock: threading.Lo
         turn = 0
         for _ in range(moves):
             move = {"type": "pass"} if turn % 2 == 0 else {"type": "vote", "choice": "high"}
+            headers = {**bearer(token), **({"Idempotency-Key": uuid.uuid4().hex} if KEYED else {})}
             started = time.perf_counter()
-            response = client.post(f"/matches/{match_id}/moves",
-                                   headers={**bearer(token), "Idempotency-Key": uuid.uuid4().hex},
+            response = client.post(f"/matches/{match_id}/moves", headers=headers,
                                    json={"move": move, "expected_version": version})
             mine.append(time.perf_counter() - started)
             assert response.status_code == 200, response.text
