@@ -30,7 +30,7 @@ def move_text(move: Any) -> str:
     if not isinstance(move, dict):
         return compact(move)
     parts = [str(move.get("type", "?"))] if "type" in move else []
-    for key, value in move.items():
+    for key, value in sorted(move.items()):  # sorted: the same text from a store, a bundle or a server
         if key == "type":
             continue
         parts.append(f"{key}={compact(value, 40)}")
