@@ -49,7 +49,7 @@ def walk(variant: str, seats: int, seed: int, check_every: int = 1,
     raise AssertionError("match did not end within max_events")
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**31))
 def test_matches_end_with_explained_non_negative_scores(case: tuple[str, int], seed: int) -> None:
     """Every match ends (CB-6.1); every line has a rule ID and positive points; BT-7.9: with this
@@ -68,7 +68,7 @@ def test_matches_end_with_explained_non_negative_scores(case: tuple[str, int], s
     assert [per_seat[s] + final.supply[s] for s in range(seats)] == [7] * seats
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), seats=st.integers(2, 6))
 def test_apply_and_resolve_never_mutate_and_states_round_trip(seed: int, seats: int) -> None:
     """The kernel shares states: no later transition changes an earlier state; encode/decode is
@@ -84,7 +84,7 @@ def test_apply_and_resolve_never_mutate_and_states_round_trip(seed: int, seats: 
     assert [json.dumps(encode(before), sort_keys=True) for before, _ in pairs] == at_the_time[:len(pairs)]
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), seats=st.integers(2, 6))
 def test_views_never_reveal_the_face_down_token(seed: int, seats: int) -> None:
     """BT-3.7, BT-2.3: no seat (the placer included) and no spectator can tell which token lies
