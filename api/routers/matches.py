@@ -12,7 +12,6 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import StreamingResponse
 
 from domain.application import Accepted
-from domain.kernel.errors import RingsideError
 
 from ..auth import Principal, forbidden, hash_token, new_token
 from ..context import ApiContext, caller, context, redacted_events
@@ -69,8 +68,8 @@ def create_match(body: CreateMatch, ctx: Ctx) -> dict[str, Any]:
             body.game, body.players, variant=body.variant, options=body.options, randomness=body.randomness,
             undo_policy=body.undo_policy, entropy=body.entropy, components=body.components,
             match_id=match_id, title=body.title)
-    except RingsideError:
-        ctx.store.remove_tokens(str(match_id))
+    except Exception:
+        ctx.store.remove_tokens(str(match_id))  # the match was refused: its tokens open nothing
         raise
     return created_body(ctx, accepted, tokens)
 
