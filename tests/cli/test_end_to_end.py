@@ -59,6 +59,9 @@ def test_create_play_annotate_export_import_verify(run: Run, game: str, tmp_path
     assert run.json("--store", other, "score", match_id)["totals"] == sheet["totals"]
     # the bundle itself is a read-only source for every reading command
     assert run.json("show", "match.jsonl", "--at", str(middle)) == run.json("show", match_id, "--at", str(middle))
+    window = ("--batch", "--from", str(middle), "--to", str(middle + 3), "--as", "seat:0")
+    assert run.json("step", "match.jsonl", *window) == run.json("step", match_id, *window)
+    assert run.json("score", "match.jsonl", "--at", str(middle)) == run.json("score", match_id, "--at", str(middle))
 
 
 def test_every_command_as_a_subprocess(sh: Shell, tmp_path: Path) -> None:
