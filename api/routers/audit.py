@@ -84,9 +84,12 @@ async def verify_upload(request: Request, ctx: Ctx) -> dict[str, Any]:
 def verification(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
     fold = ctx.ringside.fold(match_id)
     report: dict[str, Any] = ctx.ringside.verify_match(match_id).to_json()
-    divergence = report.get("divergence")
-    if divergence and fold.status == "active" and principal.role != "arbiter":
-        divergence["expected"] = divergence["actual"] = None  # may describe hidden state
+    if fold.status == "active" and principal.role != "arbiter":
+        # an unsalted hash of the whole state (hands, stacks) could be matched against guesses
+        report["final_state_hash"] = None
+        divergence = report.get("divergence")
+        if divergence:
+            divergence["expected"] = divergence["actual"] = None  # may describe hidden state
     return report
 
 

@@ -458,3 +458,11 @@ def test_oversized_bodies_are_refused(client: httpx.Client) -> None:
     response = client.post(match.path("/moves"), headers=bearer(match.seat(0)), json=huge)
     assert response.status_code == 413 and response.json()["code"] == "too-large"
     assert client.get(match.path("/legal-moves"), params={"seat": 5}, headers=bearer(match.arbiter)).status_code == 422
+
+
+def test_verification_of_a_match_in_play_hides_the_state_hash(client: httpx.Client) -> None:
+    match = create(client)
+    public = client.get(match.path("/verification")).json()
+    assert public["ok"] and public["final_state_hash"] is None
+    assert client.get(match.path("/verification"), headers=bearer(match.seat(0))).json()["final_state_hash"] is None
+    assert client.get(match.path("/verification"), headers=bearer(match.arbiter)).json()["final_state_hash"]
