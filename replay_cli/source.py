@@ -170,6 +170,7 @@ class LocalSource(Source):
         self._store = store
         self._data_dir = data_dir
         self._app: Ringside | None = None
+        self._recent: dict[str, MatchFold] = {}
 
     @property
     def app(self) -> Ringside:
@@ -216,16 +217,35 @@ class LocalSource(Source):
         return self.app.summary(self._id(match_id))
 
     def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
-        return self.app.state(self._id(match_id), viewer, at)
+        if at is None:
+            return self.app.state(self._id(match_id), viewer)
+        from domain.application import state_view
+
+        return state_view(self._fold_at(match_id, at), viewer)
+
+    def _fold_at(self, match_id: str, at: int) -> MatchFold:
+        """The fold after event `at`. Walking forwards (step, diff) folds on from the last position
+        read instead of from the nearest snapshot each time."""
+        import copy
+
+        recent = self._recent.get(match_id)
+        fold: MatchFold | None = None
+        if recent is not None and recent.seq <= at <= recent.seq + 50:
+            fold = copy.deepcopy(recent)
+            for entry in self.app.entries(self._id(match_id), recent.seq + 1, at) if at > recent.seq else []:
+                fold.consume(entry)
+            if fold.seq != at:
+                fold = None
+        if fold is None:
+            fold = copy.deepcopy(self.app.fold(self._id(match_id), at))
+        self._recent[match_id] = fold
+        return fold
 
     def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
         return self.app.log(self._id(match_id), viewer, start, limit)
 
     def score(self, match_id: str, at: int | None = None) -> dict[str, Any]:
         return self.app.score(self._id(match_id), at)
-
-    def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
-        return self.app.diff(self._id(match_id), a, b, viewer)
 
     def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
         return self.app.annotations(self._id(match_id), viewer)
