@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import json
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import Response
+from fastapi.responses import PlainTextResponse, Response
 
 from domain.kernel.verification import verify_bundle
 
@@ -79,9 +80,12 @@ async def verify_upload(request: Request, ctx: Ctx) -> dict[str, Any]:
     return data
 
 
-@router.get("/matches/{match_id}/verification", response_model=VerificationOut, responses=READ,
+@router.get("/matches/{match_id}/verification", response_model=VerificationOut, responses={
+    **READ, 200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                  "description": "the report (JSON, or a human-readable text with ?format=text)"}},
             summary="Re-fold and check the whole stored record: legality, hash chain, signatures, seed, scores")
-def verification(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
+def verification(match_id: UUID, ctx: Ctx, principal: Caller,
+                 format: Literal["json", "text"] = "json") -> Any:
     fold = ctx.ringside.fold(match_id)
     report: dict[str, Any] = ctx.ringside.verify_match(match_id).to_json()
     if fold.status == "active" and principal.role != "arbiter":
@@ -90,7 +94,29 @@ def verification(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
         divergence = report.get("divergence")
         if divergence:
             divergence["expected"] = divergence["actual"] = None  # may describe hidden state
+    if format == "text":
+        return PlainTextResponse(report_text(report))
     return report
+
+
+def report_text(report: dict[str, Any]) -> str:
+    """The verification report for people."""
+    lines = [report["summary"], f"match {report['match_id']} ({report['game']}): {report['events']} events, "
+             f"{report['annotations']} annotation events"]
+    lines += [f"  checked {name}: {count}" for name, count in sorted(report["checked"].items())]
+    lines += [f"  note: {note}" for note in report["notes"]]
+    divergence = report.get("divergence")
+    if divergence:
+        lines.append(f"first divergence: {divergence['check']} at event {divergence['seq']} "
+                     f"({divergence['stream']}){' rule ' + divergence['rule'] if divergence['rule'] else ''}")
+        lines.append(f"  {divergence['message']}")
+        if divergence["expected"] is not None or divergence["actual"] is not None:
+            lines.append(f"  expected: {json.dumps(divergence['expected'])}")
+            lines.append(f"  actual:   {json.dumps(divergence['actual'])}")
+    if report.get("final_state_hash"):
+        lines.append(f"final state hash: {report['final_state_hash']}")
+    lines.append(f"keys: {', '.join(report['keys'])}")
+    return "\n".join(lines) + "\n"
 
 
 @router.get("/keys", response_model=KeysOut, summary="The server's public signing key and every key it trusts")

@@ -466,3 +466,11 @@ def test_verification_of_a_match_in_play_hides_the_state_hash(client: httpx.Clie
     assert public["ok"] and public["final_state_hash"] is None
     assert client.get(match.path("/verification"), headers=bearer(match.seat(0))).json()["final_state_hash"] is None
     assert client.get(match.path("/verification"), headers=bearer(match.arbiter)).json()["final_state_hash"]
+
+
+def test_verification_report_as_text(client: httpx.Client) -> None:
+    match = create(client, options={"rounds": 1, "hand_size": 1})
+    play_to_end(client, match)
+    text = client.get(match.path("/verification"), params={"format": "text"})
+    assert text.status_code == 200 and text.headers["content-type"].startswith("text/plain")
+    assert text.text.startswith("OK:") and "final state hash:" in text.text
