@@ -171,7 +171,7 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
         has_meeple = state.supply[seat] > 0
         has_ringmaster = state.parts.ringmasters and state.ringmaster_home[seat]
         if has_meeple or has_ringmaster:
-            claimed: set[tuple[int, int, str]] = {n for n in state.followers}
+            claimed = state.followers
             for segment in state.board[(x, y)].segments:
                 node = (x, y, segment.id)
                 if claimed and any(n in claimed for n in explore(state.board, node).nodes):
