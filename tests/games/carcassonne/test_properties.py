@@ -13,7 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games.carcassonne.codec import encode
+from domain.games.carcassonne.moves import PlaceTile
 from domain.kernel.chance import derive_outcome
+from domain.kernel.errors import IllegalMoveError
 from domain.kernel.viewers import Viewer
 
 from .helpers import RULES, config
@@ -125,3 +127,26 @@ def test_legal_moves_all_validate(variant: str, seats: int) -> None:
 def test_many_matches_end_with_explained_scores(case: tuple[str, int], seed: int) -> None:
     """The termination and score checks above, over many more seeds."""
     test_matches_end_with_explained_non_negative_scores.hypothesis.inner_test(case, seed)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), stop=st.integers(5, 80))
+def test_validate_accepts_exactly_the_listed_placements(seed: int, stop: int) -> None:
+    """CB-3.1, CB-3.2, CB-3.4: over a window around the map, every position x rotation is accepted
+    by validate exactly when legal_moves lists it; refusals name a CB-3 rule."""
+    places = [s for s, _ in walk("big-top", 3, seed) if s.phase == "place"]
+    state = places[min(stop, len(places) - 1)]
+    listed = set(RULES.legal_moves(state, state.seat))
+    xs = [x for x, _ in state.board]
+    ys = [y for _, y in state.board]
+    for x in range(min(xs) - 2, max(xs) + 3):
+        for y in range(min(ys) - 2, max(ys) + 3):
+            for rotation in range(4):
+                move = PlaceTile(x=x, y=y, rotation=rotation)
+                try:
+                    RULES.validate(state, state.seat, move)
+                except IllegalMoveError as error:
+                    assert move not in listed
+                    assert error.rule in ("CB-3.1", "CB-3.2", "CB-3.4")
+                else:
+                    assert move in listed
