@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.games.carcassonne.codec import encode
-from domain.games.carcassonne.moves import PlaceTile
+from domain.games.carcassonne.moves import Pass, PlaceAcrobat, PlaceFollower, PlaceTile, ScorePyramid
 from domain.kernel.chance import derive_outcome
 from domain.kernel.errors import IllegalMoveError
 from domain.kernel.viewers import Viewer
@@ -150,3 +150,30 @@ def test_validate_accepts_exactly_the_listed_placements(seed: int, stop: int) ->
                     assert error.rule in ("CB-3.1", "CB-3.2", "CB-3.4")
                 else:
                     assert move in listed
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), stop=st.integers(5, 80))
+def test_validate_accepts_exactly_the_listed_figure_moves(seed: int, stop: int) -> None:
+    """CB-4.3, CB-4.4, BT-5.3, BT-5.6, BT-6.1, BT-7.1: every follower, acrobat and pyramid move
+    one could name in a figure step is accepted exactly when legal_moves lists it."""
+    figure_steps = [s for s, _ in walk("big-top", 2, seed) if s.phase == "figure"]
+    state = figure_steps[min(stop, len(figure_steps) - 1)]
+    listed = set(RULES.legal_moves(state, state.seat))
+    assert state.placed is not None
+    candidates: list[Any] = [Pass()]
+    for segment in [*state.board[state.placed].by_id, "circus", "acrobat1", "x9"]:
+        for figure in ("meeple", "ringmaster"):
+            candidates.append(PlaceFollower(segment=segment, figure=figure))
+    px, py = state.placed
+    for x in range(px - 2, px + 3):
+        for y in range(py - 2, py + 3):
+            candidates += [PlaceAcrobat(x=x, y=y), PlaceAcrobat(x=x, y=y, figure="ringmaster")]
+    candidates += [ScorePyramid(x=x, y=y) for x, y in [*state.pyramids, (px, py)]]
+    for move in candidates:
+        try:
+            RULES.validate(state, state.seat, move)
+        except IllegalMoveError as error:
+            assert move not in listed and RULE.match(error.rule)
+        else:
+            assert move in listed
