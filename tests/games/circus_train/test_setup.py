@@ -214,3 +214,38 @@ def test_board() -> None:
                 frontier.append(nxt)
     assert seen == set(catalog.cities) and len(seen) == 27
     assert catalog.start_cities == ("montreal", "toronto", "winnipeg") and catalog.canada == set(catalog.start_cities)
+
+
+def test_another_component_set_plays_without_code_changes() -> None:
+    """CT-2.1, CT-11.6, D-1..D-7: the engine is data-driven: a set with another map link, another
+    wage, fewer destination cards and a different counter mix loads and plays to the end."""
+    from domain.kernel.components import load_components
+    from domain.kernel.contract import MatchConfig
+    from domain.kernel.driver import play as drive
+
+    data = R.default_components().content()
+    data["name"] = "variant-test"
+    data["links"] = [*data["links"], {"a": "winnipeg", "b": "chicago", "confidence": "filled-in"}]
+    data["talent_types"][0]["wage"] = 2
+    data["destination_cards"] = data["destination_cards"][:20]
+    data["local_news"] = [c for c in data["local_news"] if c["id"] not in ("LN23", "LN24")]
+    components = load_components(R.components_model, data)
+    assert components.content_hash() != R.default_components().content_hash()
+    config = MatchConfig("basic", R.parse_options({}), 3, components)
+    match = drive(R, config, seed=5)
+    assert R.decision(match.state).over
+    assert "chicago" in match.state.catalog.neighbours["winnipeg"]
+    assert R.view(match.state, Viewer.spectator())["components"] == "variant-test"
+
+
+def test_invalid_component_set_is_refused() -> None:
+    """D-1: a link to an unknown city is refused when the set is loaded."""
+    import pytest
+
+    from domain.kernel.components import load_components
+    from domain.kernel.errors import InvalidComponentsError
+
+    data = R.default_components().content()
+    data["links"] = [*data["links"], {"a": "winnipeg", "b": "atlantis"}]
+    with pytest.raises(InvalidComponentsError):
+        load_components(R.components_model, data)
