@@ -297,7 +297,8 @@ class UndoIn(Strict):
 
 class UndoAnswerIn(Strict):
     accept: bool
-    seat: SeatNo | None = Field(None, description="ignored: seats answer for themselves, arbiters as arbiter")
+    seat: SeatNo | None = Field(None, description="optional: a seat answers only for itself; an arbiter's "
+                                                  "answer is the arbiter's decision")
 
 
 class RedoIn(Strict):

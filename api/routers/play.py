@@ -83,6 +83,8 @@ def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)],
 
     def execute() -> tuple[int, dict[str, Any]]:
         seat = principal.seat if principal.role == "seat" else None
+        if seat is not None and body.seat is not None and body.seat != seat:
+            raise forbidden("a seat token answers only for its own seat")
         accepted = ctx.ringside.answer_undo(match_id, request_id, body.accept, seat=seat,
                                             actor=principal.actor())
         return 200, accepted_body(ctx, match_id, accepted, principal)
