@@ -45,6 +45,7 @@ CHANCE_TASKS = frozenset(
         "die",
         "event_draw",
         "event_dest",
+        "fill_card",
     }
 )
 MOVE_TASKS = frozenset(
@@ -115,7 +116,7 @@ def setup(config: MatchConfig[Any]) -> State:
     agenda += [
         {"t": "picks"},
         {"t": "init_requests"},
-        {"t": "fill", "quota": constants.initial_cities_with_counters},
+        {"t": "fill", "quota": constants.initial_cities_with_counters, "setup": True},
         {"t": "starts"},
         {"t": "round"},
     ]
@@ -292,9 +293,15 @@ def _init_requests(state: State, task: Task) -> State:
 
 
 def _fill(state: State, task: Task) -> State:
-    """Draw until the quota of counter cities is met or the bag is empty (CT-5.16, CT-12.2)."""
+    """Draw until the quota of counter cities is met or the bag is empty (CT-5.16, CT-12.2).
+
+    Setup turns up the Destination card first, then draws the counter for it (CT-5.16); play draws
+    the counter first, then turns up the card (CT-13.1). Either way the outcomes arrive in the
+    order a table would see them."""
     if state.counter_cities() >= task["quota"] or not state.bag:
         return state
+    if task.get("setup"):
+        return state.push({"t": "fill_card"}, task)
     return state.push({"t": "news_draw"}, task)
 
 
@@ -506,7 +513,7 @@ def chance_spec(state: State) -> ChanceSpec | None:
     catalog = state.catalog
     if kind == "first_player":
         return ChanceSpec("first_player", tuple((seat, 1) for seat in range(state.seats)))
-    if kind in ("init_card", "news_card", "event_dest"):
+    if kind in ("init_card", "news_card", "event_dest", "fill_card"):
         return ChanceSpec("destination_card", _multiset(state.deck))
     if kind == "init_counter":
         requests = tuple(c for c in state.bag if catalog.is_request(c))
@@ -537,6 +544,9 @@ def resolve(state: State, outcome: JSON) -> State:
     elif kind == "news_draw":
         state = replace(state, bag=remove_one(state.bag, str(outcome)))
         state = state.push({"t": "news_card", "counter": str(outcome)})
+    elif kind == "fill_card":
+        state, city = draw_destination(state, str(outcome))
+        state = state.push({"t": "news_redraw", "city": city, "clear": True})
     elif kind == "news_card":
         state, city = draw_destination(state, str(outcome))
         state = place_counter(state, task["counter"], city)

@@ -19,9 +19,9 @@ SETUP_3P: list[Any] = [
     (0, {"type": "pick_talent", "talent": "freak"}), (0, {"type": "pick_talent", "talent": "freak"}),
     ("chance", "dest_richmond"), ("chance", "LN01"), ("chance", "dest_boston"), ("chance", "LN02"),
     ("chance", "dest_chicago"), ("chance", "LN03"),
-    ("chance", "LN23"), ("chance", "dest_buffalo"), ("chance", "LN15"), ("chance", "dest_detroit"),
-    ("chance", "LN04"), ("chance", "dest_albany"), ("chance", "LN05"), ("chance", "dest_cleveland"),
-    ("chance", "LN16"), ("chance", "dest_pittsburgh"),
+    ("chance", "dest_buffalo"), ("chance", "LN23"), ("chance", "dest_detroit"), ("chance", "LN15"),
+    ("chance", "dest_albany"), ("chance", "LN04"), ("chance", "dest_cleveland"), ("chance", "LN05"),
+    ("chance", "dest_pittsburgh"), ("chance", "LN16"),
     (1, {"type": "choose_start", "city": "toronto"}), (2, {"type": "choose_start", "city": "toronto"}),
     (0, {"type": "choose_start", "city": "montreal"}),
 ]
@@ -38,10 +38,10 @@ SETUP_2P: list[Any] = [
     (0, {"type": "pick_talent", "talent": "horse"}), (0, {"type": "pick_talent", "talent": "horse"}),
     (1, {"type": "pick_talent", "talent": "acrobat"}), (1, {"type": "pick_talent", "talent": "freak"}),
     ("chance", "dest_richmond"), ("chance", "LN01"), ("chance", "dest_chicago"), ("chance", "LN03"),
-    ("chance", "LN23"), ("chance", "dest_buffalo"), ("chance", "LN02"), ("chance", "dest_washington"),
-    ("chance", "LN04"), ("chance", "dest_detroit"),
-    ("chance", "LN05"), ("chance", "dest_albany"), ("chance", "LN06"), ("chance", "dest_cleveland"),
-    ("chance", "LN07"), ("chance", "dest_pittsburgh"),
+    ("chance", "dest_buffalo"), ("chance", "LN23"), ("chance", "dest_washington"), ("chance", "LN02"),
+    ("chance", "dest_detroit"), ("chance", "LN04"),
+    ("chance", "dest_albany"), ("chance", "LN05"), ("chance", "dest_cleveland"), ("chance", "LN06"),
+    ("chance", "dest_pittsburgh"), ("chance", "LN07"),
     (0, {"type": "choose_start", "city": "winnipeg"}), (1, {"type": "choose_start", "city": "toronto"}),
 ]
 ROUND_2P_ADVANCED: list[Any] = [
@@ -52,10 +52,10 @@ ROUND_2P_ADVANCED: list[Any] = [
 SETUP_1P: list[Any] = [
     (0, {"type": "pick_talent", "talent": "acrobat"}), (0, {"type": "pick_talent", "talent": "horse"}),
     ("chance", "dest_boston"), ("chance", "LN09"),
-    ("chance", "LN17"), ("chance", "dest_duluth"), ("chance", "LN10"), ("chance", "dest_detroit"),
-    ("chance", "LN11"), ("chance", "dest_albany"), ("chance", "LN12"), ("chance", "dest_cleveland"),
-    ("chance", "LN13"), ("chance", "dest_pittsburgh"), ("chance", "LN24"), ("chance", "dest_buffalo"),
-    ("chance", "LN14"), ("chance", "dest_chicago"),
+    ("chance", "dest_duluth"), ("chance", "LN17"), ("chance", "dest_detroit"), ("chance", "LN10"),
+    ("chance", "dest_albany"), ("chance", "LN11"), ("chance", "dest_cleveland"), ("chance", "LN12"),
+    ("chance", "dest_pittsburgh"), ("chance", "LN13"), ("chance", "dest_buffalo"), ("chance", "LN24"),
+    ("chance", "dest_chicago"), ("chance", "LN14"),
     (0, {"type": "choose_start", "city": "montreal"}),
 ]
 ROUND_1P: list[Any] = [
@@ -120,7 +120,7 @@ def test_impossible_outcome_refused(variant: str) -> None:
     assert spec is not None and spec.weight_of("dest_richmond") == 1
     again = R.decision(replay(variant, 3, SETUP_3P[:9])).chance
     assert again is not None and again.weight_of("dest_richmond") == 0
-    before = R.decision(replay(variant, 3, SETUP_3P[:15])).chance
+    before = R.decision(replay(variant, 3, SETUP_3P[:16])).chance
     assert before is not None and before.weight_of("LN15") == 1
-    after = R.decision(replay(variant, 3, SETUP_3P[:17])).chance
+    after = R.decision(replay(variant, 3, SETUP_3P[:18])).chance
     assert after is not None and after.weight_of("LN15") == 0

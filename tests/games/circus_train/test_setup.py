@@ -141,7 +141,7 @@ def test_setup_fills_eight_counter_cities() -> None:
     for seat in (0, 0, 1, 1, 2, 2):
         state = play(state, seat, PickTalent(talent="acrobat"))
     outcomes = ["dest_richmond", "LN01", "dest_boston", "LN02", "dest_chicago", "LN03",
-                "LN15", "dest_duluth"]
+                "dest_duluth", "LN15"]
     state = settle(state, outcomes)
     assert state.talents["duluth"] == ("acrobat", "clown") and "LN15" not in state.bag
     assert state.counter_cities() == 8
