@@ -38,14 +38,17 @@ class ApiContext:
     settings: ApiSettings
 
 
-def context(request: Request) -> ApiContext:
+async def context(request: Request) -> ApiContext:
+    """The worker's context (async: a plain lookup, no thread-pool hop)."""
     ctx: ApiContext = request.app.state.ctx
     return ctx
 
 
-def caller(request: Request, match_id: UUID) -> Principal:
-    """The principal of a request on one match (a FastAPI dependency)."""
-    return principal_for(context(request).store, request, match_id)
+async def caller(request: Request, match_id: UUID) -> Principal:
+    """The principal of a request on one match (a FastAPI dependency). Token records are cached
+    in the process after their first lookup, so this rarely touches the store."""
+    ctx: ApiContext = request.app.state.ctx
+    return principal_for(ctx.store, request, match_id)
 
 
 def redacted_events(fold: MatchFold, entries: Any, viewer: Viewer) -> list[dict[str, Any]]:
