@@ -102,6 +102,21 @@ def check_views_at_every_position(client: httpx.Client, match: Match, tokens: di
             assert served == json.loads(json.dumps(state_view(fold, expected_viewer[name]))), (name, fold.seq)
 
 
+VARIANTS = [
+    (name, variant, info.max_seats)
+    for name, ruleset in sorted(all_games().items())
+    for variant, info in ruleset.variants.items()
+]
+
+
+@pytest.mark.parametrize(("game", "variant", "seats"), VARIANTS, ids=[f"{g}-{v}-{n}" for g, v, n in VARIANTS])
+def test_every_variant_at_full_table_over_http(client: httpx.Client, game: str, variant: str, seats: int) -> None:
+    match = create(client, game, [f"p{i}" for i in range(seats)], variant=variant)
+    play_to_end(client, match, seed=seats)
+    assert client.get(match.path()).json()["status"] == "ended"
+    assert client.get(match.path("/verification")).json()["ok"]
+
+
 class StreamReader(threading.Thread):
     """Collects one viewer's server-sent events until the stream ends."""
 
