@@ -147,3 +147,21 @@ def test_race_on_postgres_two_servers(two_postgres_servers: list[Server]) -> Non
         assert sum(1 for e in events if e["kind"] == "move") == 1
         listed = client.get("/matches", params={"limit": 500}).json()["matches"]
         assert match.id in {m["match_id"] for m in listed}
+
+
+@pytest.mark.postgres
+def test_stream_on_one_server_sees_moves_made_on_the_other(two_postgres_servers: list[Server]) -> None:
+    from .test_bot_matches import StreamReader
+
+    first, second = (s.url for s in two_postgres_servers)
+    with httpx.Client(base_url=first, timeout=60) as client:
+        match = create(client, options={"rounds": 1, "hand_size": 1})
+        reader = StreamReader(second + match.path("/stream"), match.seat(1))
+        reader.start()
+        assert reader.ready.wait(10)
+        play_to_end(client, match)
+        head = client.get(match.path()).json()["version"]
+    reader.join(30)
+    assert not reader.is_alive()
+    assert [data["seq"] for event, data in reader.frames if event == "entry"] == list(range(1, head + 1))
+    assert reader.frames[-1][0] == "end"
