@@ -9,12 +9,15 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import JSONResponse
 
+from .. import idempotency
 from ..auth import Principal, unauthorized
 from ..context import ApiContext, caller, context
 from ..schemas import AnnotationEdit, AnnotationIn, AnnotationList, AnnotationOut
 from . import READ, WRITE
+from .play import IdempotencyKey
 
 router = APIRouter(prefix="/matches/{match_id}/annotations", tags=["annotations"])
 Ctx = Annotated[ApiContext, Depends(context)]
@@ -29,19 +32,29 @@ def list_annotations(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, A
 
 @router.post("", status_code=201, response_model=AnnotationOut, responses=WRITE,
              summary="Annotate an event (any token; the token's role is the author)")
-def add_annotation(match_id: UUID, body: AnnotationIn, ctx: Ctx, principal: Caller) -> dict[str, Any]:
+def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ctx, principal: Caller,
+                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
     if not principal.authenticated:
         raise unauthorized("annotating needs a token, so that only you can edit it later")
-    return ctx.ringside.annotate(match_id, body.seq, body.text, actor=principal.actor(), glyphs=body.glyphs,
-                                 tags=body.tags, visibility=body.visibility)
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        return 201, ctx.ringside.annotate(match_id, body.seq, body.text, actor=principal.actor(),
+                                          glyphs=body.glyphs, tags=body.tags, visibility=body.visibility)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
 
 
 @router.patch("/{annotation_id}", response_model=AnnotationOut, responses=WRITE,
               summary="Edit your own annotation")
-def edit_annotation(match_id: UUID, body: AnnotationEdit, ctx: Ctx, principal: Caller,
-                    annotation_id: Annotated[str, Path(max_length=64)]) -> dict[str, Any]:
+def edit_annotation(match_id: UUID, body: AnnotationEdit, request: Request, ctx: Ctx, principal: Caller,
+                    annotation_id: Annotated[str, Path(max_length=64)],
+                    idempotency_key: IdempotencyKey = None) -> JSONResponse:
     if not principal.authenticated:
         raise unauthorized("editing an annotation needs its author's token")
-    ctx.ringside.fold(match_id)
-    return ctx.ringside.edit_annotation(match_id, annotation_id, actor=principal.actor(), text=body.text,
-                                        glyphs=body.glyphs, tags=body.tags, visibility=body.visibility)
+
+    def execute() -> tuple[int, dict[str, Any]]:
+        ctx.ringside.fold(match_id)
+        return 200, ctx.ringside.edit_annotation(match_id, annotation_id, actor=principal.actor(), text=body.text,
+                                                 glyphs=body.glyphs, tags=body.tags, visibility=body.visibility)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)

@@ -511,3 +511,12 @@ def test_a_claim_without_an_answer_is_never_executed_again(client: httpx.Client,
     pending = client.post(match.path("/moves"), headers={**bearer(token), "Idempotency-Key": "lost-1"}, json=body)
     assert pending.status_code == 409 and pending.json()["code"] == "idempotency-pending"
     assert version(client, match) == head
+
+
+def test_annotation_retries_do_not_duplicate(client: httpx.Client) -> None:
+    match = create(client)
+    headers = {**bearer(match.seat(0)), "Idempotency-Key": "note-1"}
+    first = client.post(match.path("/annotations"), headers=headers, json={"seq": 1, "text": "once"})
+    again = client.post(match.path("/annotations"), headers=headers, json={"seq": 1, "text": "once"})
+    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    assert len(client.get(match.path("/annotations")).json()["annotations"]) == 1
