@@ -264,7 +264,7 @@ class Ringside(Application[UUID]):
         """Start a match. Chance events at the start (deals) are resolved at once in server mode."""
         ruleset = get_game(game)
         variant = variant or ruleset.default_variant
-        if variant not in ruleset.variants:
+        if not isinstance(variant, str) or variant not in ruleset.variants:
             raise UnknownVariantError(
                 f"{game} has no variant {variant!r} (variants: {', '.join(ruleset.variants)})")
         info = ruleset.variants[variant]
@@ -277,7 +277,11 @@ class Ringside(Application[UUID]):
             raise InvalidRequestError("randomness must be 'server' or 'recorded'")
         if undo_policy not in UNDO_POLICIES:
             raise InvalidRequestError(f"undo policy must be one of {', '.join(UNDO_POLICIES)}")
+        if isinstance(entropy, (str, bytes)) or not isinstance(entropy, Iterable):
+            raise InvalidRequestError("entropy must be a list of strings")
         entropy_list = [str(item)[:200] for item in entropy]
+        if seed is not None and not _is_seed(seed):
+            raise InvalidRequestError("a seed must be 64 hexadecimal digits")
         parsed = ruleset.parse_options(options)
         components_header, extra = self._components_header(game, components)
         match_id = match_id or uuid4()
@@ -415,7 +419,7 @@ class Ringside(Application[UUID]):
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
             fold.check_active()
-            request = fold.undo.get(request_id)
+            request = fold.undo.get(request_id) if isinstance(request_id, str) else None
             if request is None:
                 raise NotFoundError(f"no undo request {request_id}")
             if request.status != "pending":
@@ -456,6 +460,8 @@ class Ringside(Application[UUID]):
         result, or an illegal move that stands."""
         if actor.kind != "arbiter":
             raise ForbiddenError("only an arbiter may rule")
+        if not isinstance(ruling, dict):
+            raise InvalidRequestError("a ruling is an object with a 'ruling' field")
         kind = ruling.get("ruling")
         note = str(ruling.get("note", ""))[:2000]
 
@@ -478,7 +484,8 @@ class Ringside(Application[UUID]):
             elif kind == "adjudicated-result":
                 ranks = ruling.get("ranks")
                 if not (isinstance(ranks, list) and len(ranks) == fold.seats
-                        and all(isinstance(r, int) and 1 <= r <= fold.seats for r in ranks)):
+                        and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= fold.seats
+                                for r in ranks)):
                     raise InvalidRequestError(f"ranks must list a rank 1..{fold.seats} for each seat")
                 payload["ranks"] = ranks
             elif kind == "illegal-move-stands":
@@ -534,7 +541,7 @@ class Ringside(Application[UUID]):
                  tags: list[str] | None = None, visibility: str = "public") -> dict[str, Any]:
         """Add an annotation anchored to event `seq` and its hash."""
         fold = self.fold(match_id)
-        if not 1 <= seq <= fold.seq:
+        if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= fold.seq:
             raise InvalidRequestError(f"there is no event {seq} (the match is at {fold.seq})")
         anchor = self.entries(match_id, seq, seq)[0]
         body = {"seq": seq, "hash": anchor.hash, "text": _text(text), "glyphs": check_glyphs(glyphs or []),
@@ -656,7 +663,7 @@ class Ringside(Application[UUID]):
         # know it is hidden (a concurrent write could otherwise leak a face-down draw)
         stop = fold.seq if limit is None else min(start + limit - 1, fold.seq)
         return [redact(entry, fold, viewer) for entry in self.entries(match_id, start, stop)] \
-            if start <= fold.seq else []
+            if start <= stop else []
 
     def score(self, match_id: UUID, at: int | None = None) -> dict[str, Any]:
         fold = self.fold(match_id, at)
@@ -821,9 +828,15 @@ class Ringside(Application[UUID]):
 
     def _seat(self, fold: MatchFold, body: dict[str, Any]) -> int:
         seat = body.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < fold.seats:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fold.seats:
             raise InvalidRequestError(f"seat must be 0..{fold.seats - 1}")
         return seat
+
+
+def _is_seed(seed: Any) -> bool:
+    """A secret seed is hex text of at least 128 bits (what bytes.fromhex reads, without spaces)."""
+    return (isinstance(seed, str) and len(seed) >= 32 and len(seed) % 2 == 0
+            and all(c in "0123456789abcdefABCDEF" for c in seed))
 
 
 def _int(body: dict[str, Any], key: str) -> int:

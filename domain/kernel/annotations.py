@@ -8,6 +8,7 @@ signed like the match record, and exported with it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from eventsourcing.domain import Aggregate
@@ -22,7 +23,9 @@ GLYPHS = ("!", "?", "!!", "??", "!?", "?!", "□", "=", "+=", "=+", "±", "∓",
 def check_visibility(visibility: str, seats: int) -> str:
     if visibility in ("public", "arbiter"):
         return visibility
-    if visibility.startswith("seat:") and visibility[5:].isdigit() and int(visibility[5:]) < seats:
+    # exactly the form visible_to compares against ("seat:0", never "seat:00" or other digits)
+    found = re.fullmatch(r"seat:(0|[1-9][0-9]{0,3})", visibility) if isinstance(visibility, str) else None
+    if found is not None and int(found.group(1)) < seats:
         return visibility
     raise InvalidRequestError(f"visibility must be public, arbiter or seat:N (N < {seats}), not {visibility!r}")
 

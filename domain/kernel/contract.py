@@ -218,6 +218,8 @@ class Ruleset(ABC, Generic[S, M]):
         """The component set shipped in the game's package."""
 
     def parse_options(self, data: Mapping[str, Any] | None) -> BaseModel:
+        if data is not None and not isinstance(data, Mapping):
+            raise InvalidOptionsError(f"options must be an object of named options, not {type(data).__name__}")
         try:
             return self.options_model.model_validate(dict(data or {}))
         except ValidationError as error:

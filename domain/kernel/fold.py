@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .canonical import JSON, digest
+from .canonical import JSON, NotCanonicalError, digest
 from .contract import Decision, MatchConfig, Result, Ruleset, ScoreLine, ScoreSheet
 from .errors import (
     ChancePendingError,
@@ -175,8 +175,8 @@ class MatchFold:
         self.check_active()
         if self.decision.chance is not None:
             raise ChancePendingError(f"waiting for a chance outcome ({self.decision.chance.kind}), not a move")
-        if not 0 <= seat < self.seats:
-            raise NotYourTurnError(f"there is no seat {seat} in this match")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise NotYourTurnError(f"there is no seat {seat!r} in this match")
         if seat not in self.decision.seats:
             waiting = ", ".join(str(s) for s in self.decision.seats) or "nobody"
             raise NotYourTurnError(f"seat {seat} is not to act now (waiting for seat {waiting})")
@@ -190,7 +190,11 @@ class MatchFold:
         spec = self.decision.chance
         if spec is None:
             raise ImpossibleOutcomeError("no chance event is pending: the match waits for a move")
-        if spec.weight_of(outcome) <= 0:
+        try:
+            weight = spec.weight_of(outcome)
+        except NotCanonicalError:  # a float, a set, bytes: nothing a chance event can produce
+            weight = 0
+        if weight <= 0:
             raise ImpossibleOutcomeError(
                 f"{outcome!r} cannot come out of {spec.kind} now (it is not among the remaining outcomes)"
             )

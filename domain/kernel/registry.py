@@ -29,7 +29,7 @@ def get_game(name: str) -> Ruleset[Any, Any]:
     _load_builtin_games()
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: not a name at all (a list, an object)
         known = ", ".join(sorted(_REGISTRY)) or "none"
         raise UnknownGameError(f"unknown game {name!r} (known: {known})") from None
 
