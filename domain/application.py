@@ -494,6 +494,8 @@ class Ringside(Application[UUID]):
                     raise InvalidRequestError(f"seat {seat} is not to act now")
                 move = fold.ruleset.parse_move(ruling.get("move"))
                 payload.update(seat=seat, move=fold.ruleset.dump_move(move))
+                if fold.decision.secret:  # as secret as the seat's own move would have been
+                    payload["salt"] = derive_salt(self._seed(match_id), str(match_id), fold.seq + 1)
                 try:
                     fold.ruleset.apply(fold.state, seat, move)
                 except Exception as error:  # the engine cannot represent this move at all

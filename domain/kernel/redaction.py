@@ -1,7 +1,8 @@
 """Redaction of recorded events for a viewer: the log shows each viewer only what it may know.
 
 Two kinds of entry can carry hidden information, and the kernel handles both for every game:
-- a secret simultaneous move stays hidden from other seats until the whole group has chosen;
+- a secret simultaneous move (or an arbiter's illegal-move-stands ruling that makes it) stays
+  hidden from other seats until the whole group has chosen;
 - a chance outcome drawn face down (or into one seat's hand) stays hidden from everyone else.
 Hidden payloads are replaced, their salts and derivation indices dropped (either would let a
 viewer recompute the secret); the hash stays so the chain can still be followed. Arbiters see all.
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .fold import MatchFold
-from .record import CHANCE, MOVE, Entry
+from .record import CHANCE, MOVE, RULING, Entry
 from .viewers import Viewer
 
 
@@ -40,6 +41,11 @@ def redact(entry: Entry, fold: MatchFold, viewer: Viewer, as_of: int | None = No
     hidden = False
     if entry.kind == MOVE and not _move_visible(fold, entry.seq, payload["seat"], viewer, as_of):
         payload = {"seat": payload["seat"], "hidden": True}
+        hidden = True
+    elif entry.kind == RULING and "move" in payload and \
+            not _move_visible(fold, entry.seq, payload["seat"], viewer, as_of):
+        # an arbiter's illegal-move-stands during a secret choice is that seat's secret move
+        payload = {"ruling": payload["ruling"], "seat": payload["seat"], "hidden": True}
         hidden = True
     elif entry.kind == CHANCE and not _chance_visible(fold, entry.seq, viewer):
         payload = {"kind": payload["kind"], "hidden": True}

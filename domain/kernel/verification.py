@@ -283,6 +283,8 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
         if entry.actor.get("kind") != "arbiter":
             raise _Failed(Divergence("ruling", "a ruling not made by an arbiter", seq=seq,
                                      expected="arbiter", actual=entry.actor.get("kind")))
+        if seed is not None and payload.get("ruling") == "illegal-move-stands" and fold.decision.secret:
+            _check_salt(fold, entry, seed)
         _count(report, "ruling")
     elif entry.kind == ENDED:
         _check_end(fold, entry)
