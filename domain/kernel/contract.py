@@ -217,6 +217,12 @@ class Ruleset(ABC, Generic[S, M]):
     def default_components(self) -> ComponentSet:
         """The component set shipped in the game's package."""
 
+    def option_presets(self) -> Mapping[str, Mapping[str, Any]]:
+        """Named option sets worth playing (and testing): the first is the plain game. Games with
+        optional rules list each one, so catalogues can offer them and the conformance suite plays
+        every one of them over many seeds."""
+        return {"standard": {}}
+
     def parse_options(self, data: Mapping[str, Any] | None) -> BaseModel:
         if data is not None and not isinstance(data, Mapping):
             raise InvalidOptionsError(f"options must be an object of named options, not {type(data).__name__}")

@@ -30,24 +30,46 @@ class Case:
     game: str
     variant: str
     seats: int
+    preset: str = "standard"
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(all_games()[self.game].option_presets()[self.preset])
 
     def __str__(self) -> str:
-        return f"{self.game}-{self.variant}-{self.seats}p"
+        preset = "" if self.preset == next(iter(all_games()[self.game].option_presets())) else f"-{self.preset}"
+        return f"{self.game}-{self.variant}-{self.seats}p{preset}"
 
 
 def cases() -> list[Case]:
-    """Every registered game × variant × player count."""
+    """Every registered game × variant × player count × option preset."""
     found = []
     for name, ruleset in all_games().items():
         for variant, info in ruleset.variants.items():
             for seats in range(info.min_seats, info.max_seats + 1):
-                found.append(Case(name, variant, seats))
+                for preset in ruleset.option_presets():
+                    found.append(Case(name, variant, seats, preset))
+    return found
+
+
+def record_cases() -> list[Case]:
+    """For the slower record tier: every variant and player count with the plain options, and
+    each other preset once (the default variant's smallest table)."""
+    found = []
+    for name, ruleset in all_games().items():
+        presets = list(ruleset.option_presets())
+        for case in cases():
+            if case.game == name and case.preset == presets[0]:
+                found.append(case)
+        info = ruleset.variants[ruleset.default_variant]
+        found.extend(Case(name, ruleset.default_variant, info.min_seats, preset) for preset in presets[1:])
     return found
 
 
 def config_for(case: Case) -> MatchConfig[Any]:
     ruleset = all_games()[case.game]
-    return MatchConfig(case.variant, ruleset.parse_options({}), case.seats, ruleset.default_components())
+    return MatchConfig(case.variant, ruleset.parse_options(case.options), case.seats,
+                       ruleset.default_components())
 
 
 def viewers(seats: int) -> list[Viewer]:

@@ -21,7 +21,7 @@ from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import UndoRefusedError
 from domain.kernel.integrity import ServerKey
 from domain.kernel.viewers import Viewer
-from tests.conformance.harness import Case, cases
+from tests.conformance.harness import Case, cases, record_cases
 
 SEED = "5eed" * 16
 
@@ -29,7 +29,7 @@ SEED = "5eed" * 16
 def _play(app: Ringside, case: Case, match_id: uuid.UUID, try_undo: bool = False) -> dict[str, Any]:
     """Play a whole match with random bots; optionally take back and replay one move."""
     app.create_match(case.game, [f"P{seat}" for seat in range(case.seats)], variant=case.variant,
-                     match_id=match_id, seed=SEED, undo_policy="own-turn")
+                     options=case.options, match_id=match_id, seed=SEED, undo_policy="own-turn")
     undo_checked = False
     step = 0
     while True:
@@ -54,7 +54,7 @@ def _play(app: Ringside, case: Case, match_id: uuid.UUID, try_undo: bool = False
     return {"undo_checked": undo_checked, "steps": step}
 
 
-@pytest.mark.parametrize("case", cases(), ids=str)
+@pytest.mark.parametrize("case", record_cases(), ids=str)
 def test_record_conformance(case: Case, tmp_path: Path) -> None:
     key = ServerKey.from_seed(b"conformance")
     app = Ringside.open(data_dir=tmp_path / "a", key=key, clock=FixedStepClock())

@@ -28,7 +28,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """A finished, annotated match's bundle, and its data dir."""
     data = tmp_path_factory.mktemp("bundle")
     app = Ringside.open(data_dir=data, key=KEY, clock=FixedStepClock())
-    match_id = new_match(app, players=3)
+    match_id = new_match(app, players=3, match_id=uuid.UUID(int=77))
     play_to_end(app, match_id)
     app.annotate(match_id, 5, "nice roll", actor=Actor("seat", 0, "Ann"), glyphs=["!"])
     text = app.export_bundle(match_id)
@@ -103,12 +103,16 @@ def test_an_illegal_move_reforged_with_the_key_is_caught_with_its_rule(finished:
 def test_a_forged_chance_outcome_is_caught_against_the_revealed_seed(finished: tuple[str, str]) -> None:
     text, _ = finished
 
+    forged: dict[str, int] = {}
+
     def reroll(entries: list[dict[str, Any]]) -> None:
-        die = next(e for e in entries if e["kind"] == "chance" and e["payload"]["kind"] == "die")
-        die["payload"]["outcome"] = 6 if die["payload"]["outcome"] != 6 else 5
+        chance = next(e for e in entries if e["kind"] == "chance" and e["seq"] > 2)
+        chance["payload"]["outcome"] = 6 if chance["payload"]["outcome"] != 6 else 5
+        forged["seq"] = chance["seq"]
 
     report = verify_bundle(_reforge(text, reroll))
-    assert report.divergence is not None and report.divergence.check in ("chance", "score")
+    assert report.divergence is not None and report.divergence.check == "chance"
+    assert report.divergence.seq == forged["seq"]
 
 
 def test_forged_final_scores_are_caught(finished: tuple[str, str]) -> None:

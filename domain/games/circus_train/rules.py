@@ -64,6 +64,16 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
     components_model: ClassVar[type[ComponentSet]] = CircusTrainComponents
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
+    def option_presets(self) -> dict[str, dict[str, Any]]:
+        """The plain game, each optional rule of section 21 alone, and the combinable ones together."""
+        return {
+            "standard": {},
+            "special-characters": {"special_characters": True},
+            "event-cards": {"event_cards": True},
+            "simpler": {"simpler": True},
+            "all-optional": {"special_characters": True, "event_cards": True},
+        }
+
     def default_components(self) -> ComponentSet:
         return load_default()
 
