@@ -294,6 +294,8 @@ class Ringside(Application[UUID]):
             "randomness": randomness, "seed_commitment": commitment(seed), "entropy": entropy_list,
             "undo_policy": undo_policy, "fork_of": fork_of, "prelude": prelude or [], "title": title,
         }
+        if prelude:  # it may replay hidden draws and secret moves: salt it against guessing
+            header["salt"] = derive_salt(seed, str(match_id), 1)
         actor_json = (actor or Actor.system()).to_json()
         at = self.clock()
         stream = str(match_id)
@@ -316,6 +318,9 @@ class Ringside(Application[UUID]):
         """A what-if branch from position `at`: a new, unofficial match that starts where the
         parent stood, carrying the parent's effective moves as its prelude."""
         parent = self.fold(match_id, at)
+        if players is not None and len(players) != parent.seats:
+            raise InvalidSeatsError(f"a fork keeps its parent's {parent.seats} seats (the steps it replays "
+                                    f"are theirs), not {len(players)}")
         prelude = [*parent.header.get("prelude", []),
                    *({"kind": s.kind, "seat": s.seat, "data": s.data} for s in parent.steps)]
         names = players or [seat["player"] for seat in parent.header["seats"]]
@@ -516,27 +521,11 @@ class Ringside(Application[UUID]):
         return self._command(match_id, None, command)
 
     def seed_for_arbiter(self, match_id: UUID) -> dict[str, Any]:
-        """The secret seed, for an arbiter's eyes only; it stays out of the record until the end."""
+        """The secret seed, for an arbiter's eyes only. It enters the public record only when the
+        match ends (automatically): published during play it would expose every future draw."""
         fold = self.fold(match_id)
         return {"seed": self._seed(match_id), "commitment": fold.header["seed_commitment"],
                 "revealed_in_record": fold.seed is not None}
-
-    def reveal_seed(self, match_id: UUID, *, actor: Actor) -> Accepted:
-        """Publish the seed in the record (normally automatic at the end of the match)."""
-        if actor.kind != "arbiter":
-            raise ForbiddenError("only an arbiter may reveal the seed before the match ends")
-
-        def command(match: Match) -> tuple[Entry, list[Entry]]:
-            if match.fold.seed is not None:
-                raise InvalidRequestError("the seed is already revealed")
-            if match.fold.status == "active":
-                raise InvalidRequestError(
-                    "revealing the seed during play would expose every future draw; "
-                    "end or adjudicate the match first (the arbiter can read it privately)")
-            main = self._append(match, record.SEED_REVEALED, actor, {"seed": self._seed(match_id)})
-            return main, [main]
-
-        return self._command(match_id, None, command)
 
     # ==== annotations ======================================================================
     def annotate(self, match_id: UUID, seq: int, text: str, *, actor: Actor, glyphs: list[str] | None = None,

@@ -695,31 +695,25 @@ def fork(match: str, at: int, players: tuple[str, ...], as_json: bool) -> None:
 @cli.command()
 @source_options()
 @click.argument("match")
-@click.option("--private", is_flag=True, help="Only show the seed to you (an arbiter); record nothing.")
-@click.option("--arbiter", default=None, metavar="NAME", help="The arbiter's name [default: $USER].")
 @json_option
-def reveal(match: str, private: bool, arbiter: str | None, as_json: bool) -> None:
-    """Publish MATCH's secret chance seed in the record (after the match ended), or show it privately.
+def reveal(match: str, as_json: bool) -> None:
+    """Show MATCH's chance seed: to an arbiter (your local store, or --url with the arbiter's token)
+    at any time, privately; to anyone once the match is over, when the seed is in the record.
+    Nothing is recorded: the end of the match publishes the seed, and publishing it earlier would
+    expose every future draw.
 
     \b
     Examples:
       ringside reveal 3f2a
-      ringside reveal 3f2a --private --json
+      ringside reveal 3f2a --json
     """
     source, match_id = settings().match(match)
-    if private:
-        result = source.arbiter_seed(match_id)
-        if as_json:
-            print_json(result)
-            return
-        console().print(f"seed {result['seed']} (commitment {result['commitment']}; "
-                        f"{'already' if result.get('revealed_in_record') else 'not yet'} in the record)")
-        return
-    result = source.reveal(match_id, Actor.arbiter(arbiter or default_name()))
+    result = source.arbiter_seed(match_id)
     if as_json:
         print_json(result)
         return
-    console().print(f"seed revealed at #{result['receipt']['seq']}")
+    console().print(f"seed {result['seed']} (commitment {result['commitment']}; "
+                    f"{'in the record' if result.get('revealed_in_record') else 'not yet in the record'})")
 
 
 # ==== bundles and verification =========================================================================

@@ -242,11 +242,6 @@ class RemoteSource(Source):
         return self._remember(self._json("POST", f"/matches/{match_id}/forks", self._token(match_id, "arbiter"),
                                          json={"at": at, "players": players}))
 
-    def reveal(self, match_id: str, actor: Actor) -> dict[str, Any]:
-        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/seed/reveal",
-                                            self._token(match_id, "arbiter"))
-        return result
-
     def arbiter_seed(self, match_id: str) -> dict[str, Any]:
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/seed", self._token(match_id, "arbiter"))
         return result

@@ -150,9 +150,6 @@ class Source(ABC):
     def fork(self, match_id: str, at: int, players: list[str] | None) -> dict[str, Any]:
         raise self._read_only()
 
-    def reveal(self, match_id: str, actor: Actor) -> dict[str, Any]:
-        raise self._read_only()
-
     def arbiter_seed(self, match_id: str) -> dict[str, Any]:
         raise self._read_only()
 
@@ -313,9 +310,6 @@ class LocalSource(Source):
         accepted = self.app.fork(self._id(match_id), at, players)
         return {"match_id": accepted.receipt.match_id, **accepted.to_json()}
 
-    def reveal(self, match_id: str, actor: Actor) -> dict[str, Any]:
-        return self.app.reveal_seed(self._id(match_id), actor=actor).to_json()
-
     def arbiter_seed(self, match_id: str) -> dict[str, Any]:
         return self.app.seed_for_arbiter(self._id(match_id))
 
@@ -369,6 +363,13 @@ class BundleSource(Source):
 
     def resolve(self, ref: str) -> str:
         return self.match_id
+
+    def arbiter_seed(self, match_id: str) -> dict[str, Any]:
+        """A bundle holds the seed only when it was exported after the match ended."""
+        seed = self.head.seed
+        if seed is None:
+            raise CliError("this bundle was exported during play: its seed is not in the record yet")
+        return {"seed": seed, "commitment": self.head.header["seed_commitment"], "revealed_in_record": True}
 
     def fold(self, at: int | None = None) -> MatchFold:
         """The fold after event `at` (default: all). Folds forwards from the last fold when it can,

@@ -140,15 +140,3 @@ def seed(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
         raise forbidden("only the arbiter may read the seed before it is revealed")
     return {"seed": fold.seed, "commitment": fold.header["seed_commitment"], "revealed_in_record": True}
 
-
-@router.post("/seed/reveal", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
-             summary="Publish the seed in the record (arbiter; automatic at the end of a match)")
-def reveal_seed(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
-                idempotency_key: IdempotencyKey = None) -> JSONResponse:
-    principal.require("arbiter", action="revealing the seed")
-
-    def execute() -> tuple[int, dict[str, Any]]:
-        accepted = ctx.ringside.reveal_seed(match_id, actor=Actor.arbiter())
-        return 200, accepted_body(ctx, match_id, accepted, principal)
-
-    return idempotency.run(ctx, request, principal, idempotency_key, {}, execute)

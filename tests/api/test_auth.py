@@ -42,7 +42,6 @@ ACTIONS: dict[str, tuple[str, str, dict[str, Any] | None, dict[str, Any]]] = {
         {"ruling": "penalty", "seat": 0, "points": 1},
         {"seat0": 403, "seat1": 403, "recorder": 403, "arbiter": OK},
     ),
-    "reveal": ("POST", "/seed/reveal", None, {"seat0": 403, "seat1": 403, "recorder": 403, "arbiter": OK}),
     "annotate": (
         "POST",
         "/annotations",

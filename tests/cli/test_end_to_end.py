@@ -85,7 +85,7 @@ def test_every_command_as_a_subprocess(sh: Shell, tmp_path: Path) -> None:
     assert "retracted" in sh("undo", "request", fork, "--seat", "1").stdout
     assert "no pending" in sh("undo", "list", fork).stdout
     assert "penalty ruling" in sh("rule", fork, "penalty", "--seat", "0", "--points", "1").stdout
-    assert "seed" in sh("reveal", fork, "--private").stdout
+    assert "seed" in sh("reveal", fork).stdout
     sh("rule", fork, "forfeit", "--seat", "1")
     sh("export", match_id, "-o", "m.jsonl")
     assert "VERIFIED" in sh("verify", "m.jsonl").stdout

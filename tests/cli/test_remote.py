@@ -113,7 +113,7 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
     assert run.json("--url", server, "undo", "list", match_id) == []
     assert "arbiter" in run(*seat0, "rule", match_id, "penalty", "--seat", "1", "--points", "1", code=1).stderr
     run(*arbiter, "rule", match_id, "penalty", "--seat", "1", "--points", "1")
-    assert run.json(*arbiter, "reveal", match_id, "--private")["revealed_in_record"] is False
+    assert run.json(*arbiter, "reveal", match_id)["revealed_in_record"] is False
     fork = run.json(*arbiter, "fork", match_id, "--at", "6")
     assert fork["tokens"]["arbiter"]
     run(*arbiter, "rule", match_id, "forfeit", "--seat", "1")
