@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,9 +89,21 @@ class ServerKey:
         pem = key._private.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(pem)
+        # Write a private temporary file, then link it into place: the link is atomic and fails if
+        # another process got there first, so concurrent first starts agree on one key and nobody
+        # ever reads a half-written file.
+        temporary = directory / f".server-key.{os.getpid()}.{secrets.token_hex(4)}.pem"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(pem)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.link(temporary, path)
+        except FileExistsError:
+            return cls.load_or_create(directory)
+        finally:
+            temporary.unlink(missing_ok=True)
         return key
 
     def sign(self, message: bytes) -> str:

@@ -42,3 +42,23 @@ def test_chain_links_every_event_to_the_one_before(sqlite_app: Ringside) -> None
         assert after.expected_hash() == after.hash
         assert after.signature_valid(sqlite_app.key.public_hex)
     assert uuid.UUID(entries[0].stream) == match_id
+
+
+def test_concurrent_first_starts_agree_on_one_key(tmp_path: Path) -> None:
+    """Several workers starting at once on an empty data directory end up with the same key."""
+    import threading
+
+    found: list[str] = []
+    barrier = threading.Barrier(6)
+
+    def start() -> None:
+        barrier.wait()
+        found.append(ServerKey.load_or_create(tmp_path).key_id)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(set(found)) == 1 and len(found) == 6
+    assert [p.name for p in tmp_path.iterdir()] == ["server-key.pem"]

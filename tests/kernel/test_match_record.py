@@ -373,3 +373,12 @@ def test_a_record_from_another_engine_version_is_read_but_not_extended(
     with pytest.raises(EngineVersionError, match=r"recorded under test-dicevote engine 1\.0\.0"):
         app.submit_move(match_id, seat, {"type": "pass"})
     assert hashes(app, match_id) == before
+
+
+def test_a_recorded_outcome_that_is_not_json_is_impossible_not_a_crash(app: Ringside) -> None:
+    match_id = new_match(app, randomness="recorded")
+    before = hashes(app, match_id)
+    for junk in (1.5, {"card": 1}, [6], None, "six"):
+        with pytest.raises(ImpossibleOutcomeError):
+            app.submit_outcome(match_id, junk, actor=RECORDER)
+    assert hashes(app, match_id) == before
