@@ -25,7 +25,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from .index import MatchIndex, PostgresIndexBackend, SQLiteIndexBackend
+from .index import MatchIndex
 from .kernel import component_store, record
 from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, visible_to
 from .kernel.canonical import JSON
@@ -191,12 +191,7 @@ class Ringside(Application[UUID]):
         self.clock: Clock = clock or utc_now
         self._seeds: dict[UUID, str] = {}
         self._matches = MatchCache(self, self.CACHE_SIZE)
-        backend: SQLiteIndexBackend | PostgresIndexBackend
-        if settings.is_postgres:
-            backend = PostgresIndexBackend(settings.postgres_conninfo(), settings.postgres_schema())
-        else:
-            backend = SQLiteIndexBackend(settings.data_dir / "index.sqlite3")
-        self.index = MatchIndex(self, backend)
+        self.index = MatchIndex(self, settings)
         component_store.add_loader(self._load_components)
 
     @classmethod
@@ -207,9 +202,7 @@ class Ringside(Application[UUID]):
 
     def close(self) -> None:
         component_store.remove_loader(self._load_components)
-        backend = self.index.backend
-        if isinstance(backend, PostgresIndexBackend):
-            backend.close()
+        self.index.close()
         super().close()
 
     # ==== keys and components ==========================================================

@@ -360,11 +360,7 @@ class MatchFold:
                 step.barrier = True
 
     def _secret_group_complete(self, before: Decision) -> bool:
-        after = self.decision
-        if not after.secret or after.chance is not None:
-            return True
-        pending_seats = set(self.secret_pending.values())
-        return bool(pending_seats & set(after.seats)) or not set(after.seats) <= set(before.seats)
+        return secret_group_complete(before, self.decision, set(self.secret_pending.values()))
 
     def _apply_chance(self, seq: int, outcome: JSON) -> None:
         self.state = self.ruleset.resolve(self.state, outcome)
@@ -444,6 +440,36 @@ class MatchFold:
         clone.undo = dict(self.undo)
         clone.penalties = list(self.penalties)
         return clone
+
+
+def secret_group_complete(before: Decision, after: Decision, pending_seats: set[int]) -> bool:
+    """Whether a secret simultaneous choice is over (so its moves are revealed) once the decision
+    went from `before` to `after`, with these seats' secret moves still hidden."""
+    if not after.secret or after.chance is not None:
+        return True
+    return bool(pending_seats & set(after.seats)) or not set(after.seats) <= set(before.seats)
+
+
+def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
+                       prelude: list[dict[str, Any]]) -> dict[int, list[int]]:
+    """The hidden steps of a fork's prelude (by index) and the seats that may see each: a draw
+    face down or into one seat's hand, and a secret move whose group had not completed."""
+    hidden: dict[int, list[int]] = {}
+    pending: dict[int, int] = {}
+    state = ruleset.setup(config)
+    for index, step in enumerate(prelude):
+        before = ruleset.decision(state)
+        state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
+        if step["kind"] == "chance":
+            spec = before.chance
+            if spec is not None and spec.visible_to != "all":
+                hidden[index] = [] if spec.visible_to == "none" else list(spec.visible_to)
+        elif before.secret:
+            pending[index] = step["seat"]
+            if secret_group_complete(before, ruleset.decision(state), set(pending.values())):
+                pending = {}
+    hidden.update({index: [seat] for index, seat in pending.items()})
+    return hidden
 
 
 def _apply_step(ruleset: Ruleset[Any, Any], state: Any, kind: str, seat: int | None, data: JSON) -> Any:

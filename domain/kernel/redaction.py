@@ -4,6 +4,8 @@ Two kinds of entry can carry hidden information, and the kernel handles both for
 - a secret simultaneous move (or an arbiter's illegal-move-stands ruling that makes it) stays
   hidden from other seats until the whole group has chosen;
 - a chance outcome drawn face down (or into one seat's hand) stays hidden from everyone else.
+A fork's created event replays its parent's steps (the prelude): the same rules apply to each
+of them, and the event is salted when it has a prelude.
 Hidden payloads are replaced, their salts and derivation indices dropped (either would let a
 viewer recompute the secret); the hash stays so the chain can still be followed. Arbiters see all.
 """
@@ -12,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fold import MatchFold
-from .record import CHANCE, MOVE, RULING, Entry
+from .fold import MatchFold, prelude_visibility
+from .record import CHANCE, CREATED, MOVE, RULING, Entry
 from .viewers import Viewer
 
 
@@ -50,6 +52,15 @@ def redact(entry: Entry, fold: MatchFold, viewer: Viewer, as_of: int | None = No
     elif entry.kind == CHANCE and not _chance_visible(fold, entry.seq, viewer):
         payload = {"kind": payload["kind"], "hidden": True}
         hidden = True
+    if entry.kind == CREATED and payload.get("prelude") and not viewer.sees_all:
+        # a fork's prelude replays its parent's steps: hidden draws and pending secret moves included
+        secret = prelude_visibility(fold.ruleset, fold.config, payload["prelude"])
+        shown = viewer.seat if viewer.kind == "seat" else None
+        prelude = [{"kind": step["kind"], "seat": step.get("seat"), "hidden": True}
+                   if index in secret and shown not in secret[index] else step
+                   for index, step in enumerate(payload["prelude"])]
+        hidden = prelude != payload["prelude"]
+        payload["prelude"] = prelude
     if not viewer.sees_all:
         payload.pop("salt", None)
     data["payload"] = payload

@@ -249,6 +249,9 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
             raise _Failed(Divergence("seed", "the revealed seed does not match the commitment made at creation",
                                      seq=revealed, expected=header["seed_commitment"], actual=seed_commitment))
         _count(report, "seed")
+    if seed is not None and header.get("prelude") and header.get("salt") != derive_salt(seed, entry.stream, 1):
+        raise _Failed(Divergence("seed", "the fork's salt is not the one the seed derives", seq=1,
+                                 expected=derive_salt(seed, entry.stream, 1), actual=header.get("salt")))
     try:
         fold = MatchFold(entry)
     except RingsideError as error:
