@@ -7,21 +7,18 @@ sees the same tokens and the same idempotency claims. Only SHA-256 hashes of tok
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from domain.settings import StoreSettings
+from domain.side_tables import SideTables
 
-_TOKENS = """CREATE TABLE IF NOT EXISTS {prefix}ringside_api_tokens (
+_TOKENS = """CREATE TABLE IF NOT EXISTS {p}ringside_api_tokens (
     token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER,
     created_at DOUBLE PRECISION NOT NULL)"""
-_IDEMPOTENCY = """CREATE TABLE IF NOT EXISTS {prefix}ringside_api_idempotency (
+_IDEMPOTENCY = """CREATE TABLE IF NOT EXISTS {p}ringside_api_idempotency (
     scope TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, status INTEGER, body TEXT,
     claimed_at DOUBLE PRECISION NOT NULL, completed_at DOUBLE PRECISION)"""
 
@@ -49,67 +46,19 @@ class ApiStore:
     def __init__(self, settings: StoreSettings) -> None:
         self._cache: dict[str, TokenRecord] = {}
         self._cache_lock = threading.Lock()
-        if settings.is_postgres:
-            import psycopg_pool
+        self._tables = SideTables(settings, "api.sqlite3", [_TOKENS, _IDEMPOTENCY], lock_key=7403612)
 
-            schema = settings.postgres_schema()
-            self.prefix = f'"{schema}".' if schema else ""
-            self.placeholder = "%s"
-            self._pool: Any = psycopg_pool.ConnectionPool(settings.postgres_conninfo(), min_size=1,
-                                                          max_size=10, open=True)
-            self._sqlite_path: Path | None = None
-        else:
-            self.prefix = ""
-            self.placeholder = "?"
-            self._pool = None
-            self._sqlite_path = settings.data_dir / "api.sqlite3"
-            self._local = threading.local()
-        with self._tx() as tx:
-            if self._pool is not None:
-                tx.execute("SELECT pg_advisory_xact_lock(7403612)")
-            tx.execute(_TOKENS.format(prefix=self.prefix))
-            tx.execute(_IDEMPOTENCY.format(prefix=self.prefix))
-
-    # ---- plumbing ----------------------------------------------------------------------
-    def _sqlite(self) -> sqlite3.Connection:
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is None:
-            assert self._sqlite_path is not None
-            self._sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self._sqlite_path, timeout=30, isolation_level=None,
-                                         check_same_thread=False)
-            connection.execute("PRAGMA journal_mode=WAL")
-            connection.execute("PRAGMA synchronous=NORMAL")
-            self._local.connection = connection
-        return connection
-
-    @contextmanager
-    def _tx(self, flush: bool = True) -> Iterator[Any]:
+    def _tx(self, flush: bool = True) -> Any:
         """A transaction. `flush=False` (idempotency rows on PostgreSQL) skips waiting for the WAL
         flush: the move's own synchronous commit that follows a claim flushes the claim with it,
         and a completion lost in a database crash only leaves a claim that refuses re-execution."""
-        if self._pool is not None:
-            with self._pool.connection() as connection, connection.transaction(), \
-                    connection.cursor() as cursor:
-                if not flush:
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
-                yield cursor
-            return
-        cursor = self._sqlite().cursor()
-        cursor.execute("BEGIN IMMEDIATE")
-        try:
-            yield cursor
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
-        cursor.execute("COMMIT")
+        return self._tables.transaction(flush)
 
     def _sql(self, sql: str) -> str:
-        return sql.replace("{p}", self.prefix).replace("?", self.placeholder)
+        return self._tables.sql(sql)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.close()
+        self._tables.close()
 
     # ---- tokens ------------------------------------------------------------------------
     def add_tokens(self, match_id: str, tokens: list[tuple[str, str, int | None]]) -> None:

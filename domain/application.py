@@ -397,12 +397,15 @@ class Ringside(Application[UUID]):
             immediate = own and policy in ("own-turn", "consent")
             consent_from = [] if immediate or policy == "arbiter-only" else \
                 [s for s in range(fold.seats) if s != seat]
+            # past a barrier with no other seat to ask (a solo match), only an arbiter may allow it:
+            # nobody takes a move back alone to re-roll a die
+            arbiter_needed = not immediate and (policy == "arbiter-only" or not consent_from)
             main = self._append(match, record.UNDO_REQUESTED, actor, {
                 "request": request_id, "seat": seat, "from_seq": target, "reason": reason[:500],
-                "consent_from": consent_from, "arbiter_needed": policy == "arbiter-only" and not immediate,
+                "consent_from": consent_from, "arbiter_needed": arbiter_needed,
             })
             entries = [main]
-            if immediate or (not consent_from and policy != "arbiter-only"):
+            if immediate:
                 entries.append(self._append(match, record.RETRACTED, Actor.system(), {
                     "request": request_id, "from_seq": target, "authority": "own", "seat": seat}))
                 entries.extend(self._settle(match))
@@ -413,6 +416,7 @@ class Ringside(Application[UUID]):
     def answer_undo(self, match_id: UUID, request_id: str, accept: bool, *, seat: int | None,
                     actor: Actor) -> Accepted:
         """A seat's consent (or refusal), or an arbiter's decision (seat None), on a pending request."""
+        _check_answerer(seat, actor)
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
@@ -438,6 +442,7 @@ class Ringside(Application[UUID]):
 
     def redo(self, match_id: UUID, *, seat: int | None, actor: Actor) -> Accepted:
         """Put back the moves of the last retraction, while nothing else has happened since."""
+        _check_answerer(seat, actor)
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
@@ -815,6 +820,14 @@ class Ringside(Application[UUID]):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fold.seats:
             raise InvalidRequestError(f"seat must be 0..{fold.seats - 1}")
         return seat
+
+
+def _check_answerer(seat: int | None, actor: Actor) -> None:
+    """Seat None means the arbiter decides: only an arbiter may; a seat's player acts only for itself."""
+    if seat is None and actor.kind != "arbiter":
+        raise ForbiddenError("only an arbiter decides for the arbiter; a seat answers as its own seat")
+    if seat is not None and actor.kind == "seat" and actor.seat != seat:
+        raise ForbiddenError(f"seat {actor.seat}'s player cannot act for seat {seat}")
 
 
 def _is_seed(seed: Any) -> bool:

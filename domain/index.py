@@ -10,100 +10,32 @@ pull at once.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
 from .kernel import record
 from .kernel.record import Entry
+from .settings import StoreSettings
+from .side_tables import SideTables
 
 COLUMNS = ("match_id", "game", "variant", "status", "players", "created_at", "last_activity", "version",
            "fork_of", "randomness", "winners")
 
-
-class _Tx(Protocol):
-    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any: ...
-
-
-class IndexBackend(Protocol):
-    placeholder: str
-
-    def transaction(self) -> Any: ...
-
-    def setup(self) -> None: ...
-
-
-class SQLiteIndexBackend:
-    placeholder = "?"
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._local = threading.local()
-
-    def _connection(self) -> sqlite3.Connection:
-        connection = getattr(self._local, "connection", None)
-        if connection is None:
-            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
-            self._local.connection = connection
-        return connection
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Cursor]:
-        connection = self._connection()
-        cursor = connection.cursor()
-        cursor.execute("BEGIN IMMEDIATE")
-        try:
-            yield cursor
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
-        cursor.execute("COMMIT")
-
-    def setup(self) -> None:
-        with self.transaction() as tx:
-            tx.execute(_CREATE_MATCHES.format(table="ringside_matches"))
-            tx.execute(_CREATE_TRACKING.format(table="ringside_index_tracking"))
-            tx.execute("INSERT OR IGNORE INTO ringside_index_tracking (name, position) VALUES ('matches', 0)")
-
-
-class PostgresIndexBackend:
-    placeholder = "%s"
-
-    def __init__(self, conninfo: str, schema: str | None) -> None:
-        import psycopg_pool
-
-        self.prefix = f'"{schema}".' if schema else ""
-        self.pool = psycopg_pool.ConnectionPool(conninfo, min_size=1, max_size=4, open=True)
-
-    @contextmanager
-    def transaction(self) -> Iterator[Any]:
-        with self.pool.connection() as connection, connection.transaction(), connection.cursor() as cursor:
-            yield cursor
-
-    def setup(self) -> None:
-        with self.transaction() as tx:
-            tx.execute("SELECT pg_advisory_xact_lock(7403611)")
-            tx.execute(_CREATE_MATCHES.format(table=f"{self.prefix}ringside_matches"))
-            tx.execute(_CREATE_TRACKING.format(table=f"{self.prefix}ringside_index_tracking"))
-            tx.execute(f"INSERT INTO {self.prefix}ringside_index_tracking (name, position) "
-                       "VALUES ('matches', 0) ON CONFLICT DO NOTHING")
-
-    def close(self) -> None:
-        self.pool.close()
-
-
-_CREATE_MATCHES = """CREATE TABLE IF NOT EXISTS {table} (
+SETUP = [
+    """CREATE TABLE IF NOT EXISTS {p}ringside_matches (
     match_id TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL, status TEXT NOT NULL,
     players TEXT NOT NULL, players_search TEXT NOT NULL, created_at TEXT NOT NULL,
     last_activity TEXT NOT NULL, version INTEGER NOT NULL, fork_of TEXT, randomness TEXT NOT NULL,
-    winners TEXT)"""
-_CREATE_TRACKING = "CREATE TABLE IF NOT EXISTS {table} (name TEXT PRIMARY KEY, position BIGINT NOT NULL)"
+    winners TEXT)""",
+    "CREATE TABLE IF NOT EXISTS {p}ringside_index_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)",
+    "INSERT INTO {p}ringside_index_tracking (name, position) VALUES ('matches', 0) ON CONFLICT DO NOTHING",
+]
+
+
+class _Tx(Protocol):
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any: ...
 
 
 class MatchIndex:
@@ -111,25 +43,25 @@ class MatchIndex:
 
     BATCH = 500
 
-    def __init__(self, app: Application[Any], backend: SQLiteIndexBackend | PostgresIndexBackend) -> None:
+    def __init__(self, app: Application[Any], settings: StoreSettings) -> None:
         self.app = app
-        self.backend = backend
-        self.prefix = getattr(backend, "prefix", "")
+        self.tables = SideTables(settings, "index.sqlite3", SETUP, lock_key=7403611)
         self._lock = threading.Lock()
-        backend.setup()
 
     def _sql(self, sql: str) -> str:
-        sql = sql.replace("{matches}", f"{self.prefix}ringside_matches")
-        sql = sql.replace("{tracking}", f"{self.prefix}ringside_index_tracking")
-        return sql.replace("?", self.backend.placeholder)
+        return self.tables.sql(sql.replace("{matches}", "{p}ringside_matches")
+                               .replace("{tracking}", "{p}ringside_index_tracking"))
+
+    def close(self) -> None:
+        self.tables.close()
 
     def pull(self) -> int:
         """Project every notification after the tracked position; returns how many were read."""
         total = 0
         with self._lock:
             while True:
-                with self.backend.transaction() as tx:
-                    lock = " FOR UPDATE" if self.backend.placeholder == "%s" else ""
+                with self.tables.transaction() as tx:
+                    lock = " FOR UPDATE" if self.tables.is_postgres else ""
                     tx.execute(self._sql("SELECT position FROM {tracking} WHERE name = 'matches'" + lock))
                     position = int(tx.fetchone()[0])
                     notifications = self.app.recorder.select_notifications(
@@ -187,7 +119,7 @@ class MatchIndex:
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         sql = self._sql(f"SELECT {', '.join(COLUMNS)} FROM {{matches}} {where} "
                         "ORDER BY created_at DESC, match_id LIMIT ? OFFSET ?")
-        with self.backend.transaction() as tx:
+        with self.tables.transaction() as tx:
             tx.execute(sql, (*params, limit, offset))
             rows = tx.fetchall()
         result = []
