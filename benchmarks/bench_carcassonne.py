@@ -9,13 +9,12 @@ Run: .venv/bin/pytest benchmarks/bench_carcassonne.py --benchmark-only -p no:cac
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmarks.support import bench_verification, record_bot_match
 from domain.games.carcassonne.moves import PlaceTile
 from domain.games.carcassonne.rules import CarcassonneRules
 from domain.games.carcassonne.state import CarcassonneState
@@ -73,29 +72,10 @@ def test_whole_greedy_bot_match(benchmark: Any) -> None:
 
 
 @pytest.fixture
-def recorded(tmp_path: Path) -> Iterator[tuple[str, int]]:
-    from domain.application import Ringside
-    from domain.kernel.clock import FixedStepClock
-    from domain.kernel.integrity import ServerKey
-
-    app = Ringside.open(data_dir=tmp_path / "data", key=ServerKey.from_seed(b"bench"), clock=FixedStepClock())
-    try:
-        receipt = app.create_match("carcassonne", ["A", "B", "C", "D"], variant="big-top", seed="ca" * 32)
-        match_id = uuid.UUID(receipt.receipt.match_id)
-        step = 0
-        while app.play_bot(match_id, seed=step):
-            step += 1
-        yield app.export_bundle(match_id), app.fold(match_id).seq
-    finally:
-        app.close()
+def recorded(tmp_path: Path) -> tuple[str, int]:
+    return record_bot_match(tmp_path / "data", "carcassonne", ["A", "B", "C", "D"], "big-top", "ca" * 32)
 
 
 @pytest.mark.benchmark(group="carcassonne-verification")
 def test_verify_recorded_match(benchmark: Any, recorded: tuple[str, int]) -> None:
-    from domain.kernel.verification import verify_bundle
-
-    bundle, events = recorded
-    report = benchmark.pedantic(verify_bundle, args=(bundle,), rounds=3, iterations=1)
-    assert report.events >= events - 5
-    benchmark.extra_info["events"] = report.events
-    benchmark.extra_info["events_per_second"] = int(report.events / benchmark.stats.stats.mean)
+    bench_verification(benchmark, *recorded)

@@ -10,13 +10,12 @@ Run: .venv/bin/pytest benchmarks/bench_circus_train.py --benchmark-only -p no:ca
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmarks.support import bench_verification, record_bot_match
 from domain.games.circus_train.rules import CircusTrainRules
 from domain.kernel.driver import make_config, play
 
@@ -60,29 +59,10 @@ def test_legal_moves_at_a_turn(benchmark: Any) -> None:
 
 
 @pytest.fixture
-def recorded(tmp_path: Path) -> Iterator[tuple[str, int]]:
-    from domain.application import Ringside
-    from domain.kernel.clock import FixedStepClock
-    from domain.kernel.integrity import ServerKey
-
-    app = Ringside.open(data_dir=tmp_path / "data", key=ServerKey.from_seed(b"bench"), clock=FixedStepClock())
-    try:
-        receipt = app.create_match("circus-train", ["A", "B", "C", "D"], variant="basic", seed="c7" * 32)
-        match_id = uuid.UUID(receipt.receipt.match_id)
-        step = 0
-        while app.play_bot(match_id, seed=step):
-            step += 1
-        yield app.export_bundle(match_id), app.fold(match_id).seq
-    finally:
-        app.close()
+def recorded(tmp_path: Path) -> tuple[str, int]:
+    return record_bot_match(tmp_path / "data", "circus-train", ["A", "B", "C", "D"], "basic", "c7" * 32)
 
 
 @pytest.mark.benchmark(group="circus-train-verification")
 def test_verify_recorded_match(benchmark: Any, recorded: tuple[str, int]) -> None:
-    from domain.kernel.verification import verify_bundle
-
-    bundle, events = recorded
-    report = benchmark.pedantic(verify_bundle, args=(bundle,), rounds=3, iterations=1)
-    assert report.events >= events - 5
-    benchmark.extra_info["events"] = report.events
-    benchmark.extra_info["events_per_second"] = int(report.events / benchmark.stats.stats.mean)
+    bench_verification(benchmark, *recorded)
