@@ -27,9 +27,11 @@ from .record import (
     CREATED,
     ENDED,
     MOVE,
+    REDONE,
     RETRACTED,
     RULING,
     SEED_REVEALED,
+    UNDO_ANSWERED,
     Entry,
 )
 from .registry import get_game
@@ -282,6 +284,12 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
     elif entry.kind == RETRACTED:
         _check_retraction(fold, entry)
         _count(report, "undo")
+    elif entry.kind == UNDO_ANSWERED:
+        _check_answer(fold, entry)
+        _count(report, "undo")
+    elif entry.kind == REDONE:
+        _check_redo(fold, entry)
+        _count(report, "undo")
     elif entry.kind == RULING:
         if entry.actor.get("kind") != "arbiter":
             raise _Failed(Divergence("ruling", "a ruling not made by an arbiter", seq=seq,
@@ -345,6 +353,38 @@ def _check_retraction(fold: MatchFold, entry: Entry) -> None:
     if not ok:
         raise _Failed(Divergence("undo", f"a retraction without the authority it claims ({authority})",
                                  seq=entry.seq, expected="a granted undo", actual=authority))
+
+
+def _check_answer(fold: MatchFold, entry: Entry) -> None:
+    """An answer must be to a pending request, by the arbiter for the arbiter, or by a seat that was
+    asked (its player answering only for itself)."""
+    payload, actor = entry.payload, entry.actor
+    request = fold.undo.get(str(payload.get("request")))
+    seat = payload.get("seat")
+    problem = None
+    if request is None or request.status != "pending":
+        problem = "an answer to an undo request that is not pending"
+    elif seat is None and actor.get("kind") != "arbiter":
+        problem = "an arbiter's answer not given by an arbiter"
+    elif seat is not None and (seat not in request.consent_from
+                               or (actor.get("kind") == "seat" and actor.get("seat") != seat)):
+        problem = "an answer for a seat that was not asked, or by another seat's player"
+    if problem is not None:
+        raise _Failed(Divergence("undo", problem, seq=entry.seq, expected=request.to_json() if request else None,
+                                 actual={"seat": seat, "actor": actor}))
+
+
+def _check_redo(fold: MatchFold, entry: Entry) -> None:
+    """A redo puts back the last retraction while nothing else happened, by its seat or an arbiter."""
+    target = entry.payload.get("retraction")
+    actor = entry.actor
+    if fold.redo_candidate is None or target != fold.redo_candidate:
+        raise _Failed(Divergence("undo", "a redo of moves that were not the last change", seq=entry.seq,
+                                 expected=fold.redo_candidate, actual=target))
+    seat = fold.retractions[fold.redo_candidate].get("seat")
+    if actor.get("kind") != "arbiter" and (seat is None or actor.get("seat") != seat):
+        raise _Failed(Divergence("undo", "a redo by someone other than the seat whose moves were taken back "
+                                 "or an arbiter", seq=entry.seq, expected=seat, actual=actor))
 
 
 def _check_end(fold: MatchFold, entry: Entry) -> None:
