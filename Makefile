@@ -33,7 +33,7 @@ coverage: $(STAMP)
 	@if [ -f ../shared/tools/rule_coverage.py ]; then $(BIN)/python ../shared/tools/rule_coverage.py; fi
 
 bench: $(STAMP)
-	$(BIN)/python -m pytest benchmarks --benchmark-only -p no:cacheprovider
+	$(BIN)/python -m pytest benchmarks --benchmark-enable --benchmark-only -p no:xdist
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
