@@ -20,7 +20,7 @@ from .canonical import JSON, digest
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold
-from .integrity import GENESIS
+from .integrity import GENESIS, key_id, load_public_key
 from .record import (
     ANNOTATIONS_OPENED,
     CHANCE,
@@ -125,6 +125,14 @@ def _count(report: Report, check: str) -> None:
 def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
             trusted_keys: dict[str, str] | None) -> None:
     keys = bundle.keys
+    for listed, public in sorted(keys.items()):
+        try:
+            derived = key_id(load_public_key(public))
+        except (ValueError, TypeError, AttributeError):
+            derived = None
+        if derived != listed:  # else anyone could file their own signatures under this server's ID
+            raise _Failed(Divergence("signature", f"the bundle lists key {listed} with a public key whose ID is "
+                                     f"{derived}", expected=derived, actual=listed))
     if trusted_keys is not None:
         untrusted = sorted(set(keys) - set(trusted_keys))
         if untrusted or any(trusted_keys[k] != v for k, v in keys.items() if k in trusted_keys):
