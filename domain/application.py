@@ -12,6 +12,7 @@ plain threads.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import threading
 from collections import OrderedDict
@@ -297,11 +298,18 @@ class Ringside(Application[UUID]):
                         self.key.sign_head(stream, 1, hash_), self.key.key_id)
         match = Match.start(match_id, created)
         secret = MatchSecret._create(MatchSecret.Created, id=secret_id(match_id), seed=seed)
+        if match_id in self._seeds or self._current_version(match_id):
+            # before the seed below replaces the existing match's secret in memory
+            raise InvalidRequestError(f"a match with id {match_id} already exists")
         self._seeds[match_id] = seed
         entries = (created, *self._settle(match))
+        for stored in extra:  # stored under its content hash: a concurrent creation may have saved it
+            with contextlib.suppress(IntegrityError):
+                self.save(stored)
         try:
-            self.save(match, secret, *extra)
+            self.save(match, secret)
         except IntegrityError:
+            self._seeds.pop(match_id, None)  # whoever won holds this ID: its seed is the stored one
             raise InvalidRequestError(f"a match with id {match_id} already exists") from None
         self._matches.keep(match)
         return self._accepted(match, created, entries)
@@ -688,12 +696,18 @@ class Ringside(Application[UUID]):
             raise InvalidRequestError(f"the bundle does not verify: {report.summary()}", report=report.to_json())
         bundle = read_bundle(text)
         match_id = UUID(bundle.entries[0].stream)
-        try:
-            self.repository.get(match_id)
-        except AggregateNotFoundError:
-            pass
-        else:
-            raise InvalidRequestError(f"match {match_id} is already in this store")
+        for _ in range(RETRIES):
+            if self._current_version(match_id):
+                raise InvalidRequestError(f"match {match_id} is already in this store")
+            try:
+                self.save(*self._imported(bundle, match_id))
+            except IntegrityError:  # a concurrent import (of this match, or of the same set or key)
+                continue
+            return match_id
+        raise ConflictError(f"importing match {match_id} kept colliding with concurrent writes; try again")
+
+    def _imported(self, bundle: Any, match_id: UUID) -> list[Any]:
+        """Everything an import stores: the match, its annotations and seed, new sets and keys."""
         created = bundle.entries[0]
         to_save: list[Any] = []
         _, extra = self._components_header(created.payload["game"], bundle.components)
@@ -718,8 +732,7 @@ class Ringside(Application[UUID]):
         seed = match.fold.seed
         if seed is not None:
             to_save.append(MatchSecret._create(MatchSecret.Created, id=secret_id(match_id), seed=seed))
-        self.save(*to_save)
-        return match_id
+        return to_save
 
     def verify_match(self, match_id: UUID) -> Any:
         from .kernel.verification import verify_bundle

@@ -14,7 +14,7 @@ import pytest
 from domain.application import Ringside
 from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
-from tests.support.helpers import new_match
+from tests.support.helpers import new_match, play_to_end
 
 from .support import record_of, refused
 
@@ -128,3 +128,17 @@ def test_every_refusal_above_leaves_the_match_playable(sqlite_app: Ringside) -> 
     assert sqlite_app.verify_match(match_id).ok
 
 
+
+
+def test_creating_a_match_under_an_existing_id_leaves_that_match_as_it_was(sqlite_app: Ringside) -> None:
+    """The refused creation must not replace the existing match's secret seed (held in memory for
+    the chance outcomes still to come), or its later draws no longer follow its commitment."""
+    match_id = new_match(sqlite_app)
+    with pytest.raises(RingsideError):
+        sqlite_app.create_match("test-dicevote", ["A", "B"], match_id=match_id, seed="cd" * 32)
+    with pytest.raises(RingsideError):
+        sqlite_app.create_match("test-dicevote", ["A", "B"], match_id=match_id)
+    assert sqlite_app.seed_for_arbiter(match_id)["seed"] == "ab" * 32
+    play_to_end(sqlite_app, match_id)
+    report = sqlite_app.verify_match(match_id)
+    assert report.ok, report.summary()
