@@ -770,7 +770,12 @@ class Ringside(Application[UUID]):
     def _seed(self, match_id: UUID) -> str:
         seed = self._seeds.get(match_id)
         if seed is None:
-            secret: Any = self.repository.get(secret_id(match_id))
+            try:
+                secret: Any = self.repository.get(secret_id(match_id))
+            except AggregateNotFoundError:  # imported before it ended: the seed stayed with its server
+                raise ForbiddenError(
+                    f"the secret seed of match {match_id} is not held here (it was imported while in play): "
+                    "its chance outcomes, secret moves and end cannot be recorded in this store") from None
             assert isinstance(secret, MatchSecret)
             seed = self._seeds[match_id] = secret.seed
         return seed

@@ -11,7 +11,7 @@ import pytest
 
 from domain.application import Ringside
 from domain.kernel.bundle import read_bundle
-from domain.kernel.errors import ForbiddenError, InvalidRequestError
+from domain.kernel.errors import ForbiddenError, InvalidRequestError, RingsideError
 from domain.kernel.integrity import ServerKey
 from domain.kernel.verification import verify_bundle
 from domain.kernel.viewers import Actor
@@ -168,3 +168,26 @@ def test_the_same_inputs_give_the_same_record(tmp_path: Any, test_key: ServerKey
             app.close()
 
     assert run("a") == run("b")
+
+
+def test_an_imported_match_in_play_without_its_seed_refuses_draws_with_a_typed_error(
+        sqlite_app: Ringside, tmp_path: Any) -> None:
+    """The arbiter may export a match in play; its secret seed stays with the server that holds it.
+    A store that imported it cannot draw its chance outcomes (nor salt secret moves, nor reveal
+    the seed at the end): that must be a typed refusal, not eventsourcing's AggregateNotFoundError."""
+    from domain.kernel.clock import FixedStepClock
+
+    match_id = new_match(sqlite_app)
+    sqlite_app.submit_move(match_id, 0, {"type": "pass"})
+    text = sqlite_app.export_bundle(match_id)
+    other = Ringside.open(data_dir=tmp_path / "other", key=ServerKey.from_seed(b"other"), clock=FixedStepClock())
+    try:
+        other.import_bundle(text)
+        refused(other, match_id, lambda: other.submit_move(match_id, 1, {"type": "roll"}))
+        refused(other, match_id, lambda: other.make_ruling(match_id, {"ruling": "forfeit", "seat": 0},
+                                                           actor=Actor.arbiter()))
+        with pytest.raises(RingsideError):
+            other.seed_for_arbiter(match_id)
+        assert other.verify_match(match_id).ok
+    finally:
+        other.close()
