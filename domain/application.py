@@ -117,7 +117,7 @@ class MatchCache:
             cached = self._items.get(match_id)
         if cached is None:
             try:
-                loaded: Any = self.app.repository.get(match_id)
+                loaded: Any = self.app.repository.get(match_id, projector_func=project_match)
             except AggregateNotFoundError:
                 raise MatchNotFoundError(f"no match {match_id}") from None
             assert isinstance(loaded, Match)
@@ -144,6 +144,14 @@ class MatchCache:
             self._items.move_to_end(match.id)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
+
+
+def project_match(aggregate: Any, events: Iterable[Any]) -> Any:
+    """Fold stored events onto a match. Unlike eventsourcing's generic projector it skips a runtime
+    protocol check per event, which costs more than folding a move: time travel folds up to 99."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 def secret_id(match_id: UUID) -> UUID:
@@ -180,6 +188,7 @@ class Ringside(Application[UUID]):
 
     name = "ringside"
     snapshotting_intervals = {Match: 100}
+    snapshotting_projectors = {Match: project_match}
     snapshot_class = MatchSnapshot
     env = {"IS_SNAPSHOTTING_ENABLED": "y"}
     CACHE_SIZE = 500
@@ -624,7 +633,7 @@ class Ringside(Application[UUID]):
             else:
                 if at < 1:
                     raise InvalidRequestError("positions start at 1 (the created event)")
-                match = self.repository.get(match_id, version=at)
+                match = self.repository.get(match_id, version=at, projector_func=project_match)
         except AggregateNotFoundError:
             raise MatchNotFoundError(f"no match {match_id}") from None
         assert isinstance(match, Match)
