@@ -19,7 +19,7 @@ from .bundle import Bundle, read_bundle
 from .canonical import JSON, digest
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
-from .fold import MatchFold
+from .fold import UNDO_POLICIES, MatchFold
 from .integrity import GENESIS, key_id, load_public_key
 from .record import (
     ANNOTATIONS_OPENED,
@@ -114,6 +114,9 @@ def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False,
     except _Failed as failed:
         report.divergence = failed.divergence
         return report
+    except Exception as error:  # junk where the bundle has structure (outside any one event)
+        report.divergence = Divergence("format", f"the bundle is malformed ({type(error).__name__}: {error})")
+        return report
     report.ok = True
     return report
 
@@ -145,25 +148,21 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
     if not entries:
         raise _Failed(Divergence("format", "the bundle holds no events"))
     match_id = bundle.header.get("match_id")
-    seed = next((e.payload.get("seed") for e in entries if e.kind == SEED_REVEALED), None)
+    seed = next((e.payload.get("seed") for e in entries if e.kind == SEED_REVEALED and isinstance(e.payload, dict)),
+                None)
     fold: MatchFold | None = None
     prev = GENESIS
     expected_seq = 1
     for entry in entries:
         if expected_seq in problem_by_seq:
             raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq))
-        _check_link(entry, expected_seq, prev, match_id, keys, report, "match")
-        if entry.kind == CREATED:
-            fold = _check_created(entry, bundle, seed, report, allow_engine_mismatch)
-        else:
-            if fold is None:
-                raise _Failed(Divergence("sequence", "the record does not start with a created event", seq=1))
-            _check_claim(fold, entry, seed, report)
-            try:
-                fold.consume(entry)
-            except Exception as error:  # an engine that cannot fold the record is a divergence
-                raise _Failed(Divergence("legality", f"the event cannot be applied: {error}",
-                                         seq=entry.seq)) from None
+        try:
+            fold = _check_entry(fold, entry, expected_seq, prev, bundle, seed, report, allow_engine_mismatch)
+        except _Failed:
+            raise
+        except Exception as error:  # junk where the record has structure (a list for a payload, ...)
+            raise _Failed(Divergence("format", f"the event is malformed ({type(error).__name__}: {error})",
+                                     seq=expected_seq)) from None
         prev = entry.hash
         expected_seq += 1
     if expected_seq in problem_by_seq:
@@ -190,6 +189,40 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
                                  "(a byte outside the events changed, or the signature is wrong)",
                                  expected=bundle.trailer.get("sha256"), actual=bundle.body_sha256))
     _count(report, "trailer")
+
+
+def _check_entry(fold: MatchFold | None, entry: Entry, expected_seq: int, prev: str, bundle: Bundle,
+                 seed: str | None, report: Report, allow_engine_mismatch: bool) -> MatchFold:
+    """Check one event of the record and advance the fold by it."""
+    _check_link(entry, expected_seq, prev, bundle.header.get("match_id"), bundle.keys, report, "match")
+    _check_shape(entry)
+    if entry.kind == CREATED:
+        return _check_created(entry, bundle, seed, report, allow_engine_mismatch)
+    if fold is None:
+        raise _Failed(Divergence("sequence", "the record does not start with a created event", seq=1))
+    _check_claim(fold, entry, seed, report)
+    try:
+        fold.consume(entry)
+    except Exception as error:  # an engine that cannot fold the record is a divergence
+        raise _Failed(Divergence("legality", f"the event cannot be applied: {error}", seq=entry.seq)) from None
+    return fold
+
+
+ACTOR_KINDS = ("seat", "substitute", "arbiter", "recorder", "bot", "system")
+
+
+def _check_shape(entry: Entry) -> None:
+    """An event's payload is an object and its actor one the server records (kind, seat, name)."""
+    actor: Any = entry.actor
+    good_actor = (isinstance(actor, dict) and set(actor) <= {"kind", "seat", "name"}
+                  and actor.get("kind") in ACTOR_KINDS
+                  and ("seat" not in actor or type(actor["seat"]) is int)
+                  and ("name" not in actor or isinstance(actor["name"], str)))
+    if not good_actor:
+        raise _Failed(Divergence("format", "the event's actor is not one the record knows", seq=entry.seq,
+                                 actual=actor))
+    if not isinstance(entry.payload, dict):
+        raise _Failed(Divergence("format", "the event's payload is not an object", seq=entry.seq))
 
 
 def _check_link(entry: Entry, expected_seq: int, prev: str, stream: str | None, keys: dict[str, str],
@@ -232,6 +265,9 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
     if bundle.header.get("game") != header["game"]:
         raise _Failed(Divergence("header", "the header names another game", seq=1,
                                  expected=header["game"], actual=bundle.header.get("game")))
+    problem = _header_problem(header, ruleset)
+    if problem is not None:
+        raise _Failed(Divergence("header", f"the created event's {problem}", seq=1))
     if header["engine_version"] != ruleset.engine_version:
         if not allow_engine_mismatch:
             raise _Failed(Divergence(
@@ -270,10 +306,41 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
     return fold
 
 
+def _header_problem(header: dict[str, Any], ruleset: Any) -> str | None:
+    """What in a created event is not what the application records, or None."""
+    seats = header.get("seats")
+    variant = header.get("variant")
+    info = ruleset.variants.get(variant) if isinstance(variant, str) else None
+    if info is None:
+        return f"variant {variant!r} is not one of {ruleset.name}'s"
+    if not (isinstance(seats, list) and info.min_seats <= len(seats) <= info.max_seats
+            and all(isinstance(s, dict) and set(s) == {"seat", "player"} and type(s["seat"]) is int and s["seat"] == n
+                    and isinstance(s["player"], str) for n, s in enumerate(seats))):
+        return f"seats are not {info.min_seats}–{info.max_seats} numbered seats with their players"
+    if header.get("randomness") not in ("server", "recorded") or header.get("undo_policy") not in UNDO_POLICIES:
+        return "randomness or undo policy is not one there is"
+    entropy, prelude, fork_of = header.get("entropy"), header.get("prelude"), header.get("fork_of")
+    if not (isinstance(entropy, list) and all(isinstance(item, str) for item in entropy)):
+        return "players' entropy is not a list of strings"
+    if not (isinstance(header.get("components"), dict) and isinstance(header["components"].get("hash"), str)):
+        return "component set is not named by its hash"
+    kinds = ("move", "forced", "chance")
+    if not (isinstance(prelude, list)
+            and all(isinstance(step, dict) and "data" in step and step.get("kind") in kinds for step in prelude)):
+        return "prelude is not a list of steps"
+    if not (fork_of is None or isinstance(fork_of, dict)) or not isinstance(header.get("seed_commitment"), str):
+        return "fork or seed commitment is malformed"
+    return None
+
+
 def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
     """Check what the entry claims against the fold before it is consumed."""
     payload = entry.payload
     seq = entry.seq
+    if fold.last_ruling_seq == seq - 1 and fold.last_ruling.get("ruling") in ("forfeit", "adjudicated-result") \
+            and entry.kind != ENDED:
+        raise _Failed(Divergence("ruling", "the match went on after a ruling that ended it", seq=seq,
+                                 expected=ENDED, actual=entry.kind))
     if entry.kind == MOVE:
         actor = entry.actor
         if actor.get("kind") == "seat" and actor.get("seat") != payload.get("seat"):
@@ -308,6 +375,10 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
     elif entry.kind == ENDED:
         _check_end(fold, entry)
         _count(report, "score")
+    elif entry.kind == SEED_REVEALED and (fold.status != "ended" or fold.seed is not None
+                                          or not isinstance(payload.get("seed"), str) or payload.get("seed") != seed):
+        raise _Failed(Divergence("seed", "a seed revealed during play, twice, or not the seed checked "
+                                 "against the commitment", seq=seq, actual=payload.get("seed")))
 
 
 def _check_salt(fold: MatchFold, entry: Entry, seed: str) -> None:
@@ -350,14 +421,21 @@ def _check_retraction(fold: MatchFold, entry: Entry) -> None:
     authority = payload.get("authority")
     request = fold.undo.get(payload.get("request") or "")
     ok = False
+    if request is not None and payload.get("from_seq") != request.from_seq:
+        raise _Failed(Divergence("undo", "a retraction of other moves than the request asked for", seq=entry.seq,
+                                 expected=request.from_seq, actual=payload.get("from_seq")))
     if authority == "own":
-        ok = (request is not None and fold.undo_policy in ("own-turn", "consent")
+        ok = (request is not None and request.status == "pending" and fold.undo_policy in ("own-turn", "consent")
               and fold.own_undo_allowed(request.seat, payload["from_seq"]))
     elif authority == "consent":
-        ok = request is not None and request.granted() and fold.undo_policy == "consent"
-    elif authority == "arbiter":
-        ok = (request is not None and request.answers.get("arbiter") is True) or \
-            entry.actor.get("kind") == "arbiter"
+        ok = (request is not None and request.status == "granted" and request.granted()
+              and fold.undo_policy == "consent")
+    elif authority == "arbiter" and request is not None:
+        ok = request.status == "granted" and request.answers.get("arbiter") is True
+    elif authority == "arbiter":  # an arbiter's correction: right after the ruling, from its event
+        ruling = fold.last_ruling
+        ok = (entry.actor.get("kind") == "arbiter" and fold.last_ruling_seq == entry.seq - 1
+              and ruling.get("ruling") == "correction" and ruling.get("from_seq") == payload.get("from_seq"))
     if not ok:
         raise _Failed(Divergence("undo", f"a retraction without the authority it claims ({authority})",
                                  seq=entry.seq, expected="a granted undo", actual=authority))
@@ -401,6 +479,15 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
     if reason == "completed" and not fold.decision.over:
         raise _Failed(Divergence("score", "the match was ended before the rules say it is over", seq=entry.seq))
     ruling = fold.last_ruling
+    if reason != "completed" and (reason not in ("forfeit", "adjudicated-result") or ruling.get("ruling") != reason
+                                  or fold.last_ruling_seq != entry.seq - 1):
+        raise _Failed(Divergence("score", "the match was ended early without the arbiter's ruling to end it",
+                                 seq=entry.seq, expected="completed, or a forfeit or adjudicated result ruled just "
+                                 "before", actual=reason))
+    state_hash = fold.ruleset.state_hash(fold.state)
+    if payload.get("state_hash") != state_hash:
+        raise _Failed(Divergence("score", "the recorded final state differs from the re-fold's", seq=entry.seq,
+                                 expected=state_hash, actual=payload.get("state_hash")))
     ranks = ruling.get("ranks") if reason == "adjudicated-result" else None
     forfeits = (ruling["seat"],) if reason == "forfeit" and "seat" in ruling else ()
     result = fold.result(str(reason), ranks, forfeits).to_json()
