@@ -55,6 +55,8 @@ from .settings import StoreSettings
 
 T = TypeVar("T")
 RETRIES = 5
+MAX_POSITION = 2**62
+"""Beyond any match's length and within what SQLite and PostgreSQL can compare positions with."""
 
 
 class MatchSecret(Aggregate):
@@ -631,8 +633,11 @@ class Ringside(Application[UUID]):
             if at is None:
                 match: Any = self._matches.current(match_id)
             else:
-                if at < 1:
-                    raise InvalidRequestError("positions start at 1 (the created event)")
+                if not isinstance(at, int) or isinstance(at, bool) or at < 1:
+                    raise InvalidRequestError("positions are whole numbers from 1 (the created event)")
+                head = self._matches.current(match_id).version
+                if at > head:  # before the store is asked (it holds 64-bit positions at most)
+                    raise InvalidRequestError(f"the match has {head} events, not {at}")
                 match = self.repository.get(match_id, version=at, projector_func=project_match)
         except AggregateNotFoundError:
             raise MatchNotFoundError(f"no match {match_id}") from None
@@ -643,7 +648,8 @@ class Ringside(Application[UUID]):
 
     def entries(self, match_id: UUID, start: int = 1, stop: int | None = None) -> list[Entry]:
         """The raw (unredacted) entries from `start` to `stop` inclusive."""
-        events = self.events.get(match_id, gt=start - 1, lte=stop)
+        events = self.events.get(match_id, gt=min(start, MAX_POSITION) - 1,
+                                 lte=None if stop is None else min(stop, MAX_POSITION))
         entries = [Entry.from_json(event.entry) for event in events]  # type: ignore[attr-defined]
         if not entries and start == 1:
             raise MatchNotFoundError(f"no match {match_id}")

@@ -142,3 +142,18 @@ def test_creating_a_match_under_an_existing_id_leaves_that_match_as_it_was(sqlit
     play_to_end(sqlite_app, match_id)
     report = sqlite_app.verify_match(match_id)
     assert report.ok, report.summary()
+
+
+@pytest.mark.parametrize("at", [2**63, 2**64, 10**30, -(2**64), "3", 2.0, True])
+def test_a_position_beyond_what_a_store_can_hold_is_a_typed_refusal(app: Ringside, at: Any) -> None:
+    """SQLite and PostgreSQL hold 64-bit positions: a larger one must not reach the query."""
+    match_id = new_match(app)
+    head = app.fold(match_id).seq
+    for call in (lambda: app.state(match_id, Viewer.spectator(), at), lambda: app.score(match_id, at),
+                 lambda: app.diff(match_id, 1, at, Viewer.spectator()), lambda: app.fork(match_id, at)):
+        with pytest.raises(RingsideError):
+            call()
+    if isinstance(at, int) and not isinstance(at, bool) and at > 0:
+        assert [e.seq for e in app.entries(match_id, 1, at)] == list(range(1, head + 1))
+        assert app.entries(match_id, at) == []
+    assert len(app.list_matches()) == 1
