@@ -399,6 +399,8 @@ class Ringside(Application[UUID]):
         Within the last barrier and where the policy allows, the retraction follows at once;
         otherwise the request waits for the affected seats' consent or an arbiter."""
         actor = actor or Actor.player(seat)
+        if not isinstance(reason, str):
+            raise InvalidRequestError("an undo request's reason is text")
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
@@ -883,7 +885,8 @@ def _text(text: str) -> str:
 
 
 def _tags(tags: list[str]) -> list[str]:
-    if not all(isinstance(tag, str) and 0 < len(tag) <= 40 for tag in tags) or len(tags) > 20:
+    if not isinstance(tags, (list, tuple)) or len(tags) > 20 \
+            or not all(isinstance(tag, str) and 0 < len(tag) <= 40 for tag in tags):
         raise InvalidRequestError("tags must be up to 20 strings of 1–40 characters")
     return sorted(set(tags))
 

@@ -31,6 +31,8 @@ def check_visibility(visibility: str, seats: int) -> str:
 
 
 def check_glyphs(glyphs: list[str]) -> list[str]:
+    if not isinstance(glyphs, (list, tuple)):
+        raise InvalidRequestError(f"glyphs are a list of: {' '.join(GLYPHS)}")
     unknown = [glyph for glyph in glyphs if glyph not in GLYPHS]
     if unknown:
         raise InvalidRequestError(f"unknown glyphs {unknown}; use {' '.join(GLYPHS)}")

@@ -157,3 +157,18 @@ def test_a_position_beyond_what_a_store_can_hold_is_a_typed_refusal(app: Ringsid
         assert [e.seq for e in app.entries(match_id, 1, at)] == list(range(1, head + 1))
         assert app.entries(match_id, at) == []
     assert len(app.list_matches()) == 1
+
+
+@pytest.mark.parametrize("reason", [5, ["why"], {"why": 1}, b"why"])
+def test_an_undo_reason_that_is_not_text_is_refused(sqlite_app: Ringside, reason: Any) -> None:
+    match_id = new_match(sqlite_app)
+    sqlite_app.submit_move(match_id, 0, {"type": "pass"})
+    refused(sqlite_app, match_id, lambda: sqlite_app.request_undo(match_id, 0, reason=reason))
+
+
+@pytest.mark.parametrize("field", ["glyphs", "tags"])
+@pytest.mark.parametrize("value", ["!?", 5, {"!": 1}])
+def test_glyphs_and_tags_that_are_not_lists_are_refused(sqlite_app: Ringside, field: str, value: Any) -> None:
+    match_id = new_match(sqlite_app)
+    refused(sqlite_app, match_id, lambda: sqlite_app.annotate(match_id, 1, "x", actor=Actor.player(0),
+                                                              **{field: value}))
