@@ -32,6 +32,7 @@ from .record import (
     RULING,
     SEED_REVEALED,
     UNDO_ANSWERED,
+    UNDO_REQUESTED,
     Entry,
 )
 from .registry import get_game
@@ -359,6 +360,9 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
     elif entry.kind == RETRACTED:
         _check_retraction(fold, entry)
         _count(report, "undo")
+    elif entry.kind == UNDO_REQUESTED:
+        _check_request(fold, entry)
+        _count(report, "undo")
     elif entry.kind == UNDO_ANSWERED:
         _check_answer(fold, entry)
         _count(report, "undo")
@@ -439,6 +443,36 @@ def _check_retraction(fold: MatchFold, entry: Entry) -> None:
     if not ok:
         raise _Failed(Divergence("undo", f"a retraction without the authority it claims ({authority})",
                                  seq=entry.seq, expected="a granted undo", actual=authority))
+
+
+def _check_request(fold: MatchFold, entry: Entry) -> None:
+    """A request must take back the seat's own move, by its player, and ask exactly whom the match's
+    undo policy asks (the same rule the application applies when it records one)."""
+    payload, actor = entry.payload, entry.actor
+    seat, target = payload.get("seat"), payload.get("from_seq")
+    if not (isinstance(seat, int) and isinstance(target, int)) or isinstance(seat, bool):
+        raise _Failed(Divergence("undo", "an undo request without a seat and a move", seq=entry.seq,
+                                 actual={"seat": seat, "from_seq": target}))
+    try:
+        fold.check_undo_target(seat, target)
+    except RingsideError as error:
+        raise _Failed(Divergence("undo", error.message, seq=entry.seq, actual=target)) from None
+    policy = fold.undo_policy
+    own = fold.own_undo_allowed(seat, target)
+    immediate = own and policy in ("own-turn", "consent")
+    consent_from = [] if immediate or policy == "arbiter-only" else [s for s in range(fold.seats) if s != seat]
+    wanted = {"request": f"u{entry.seq}", "seat": seat, "consent_from": consent_from,
+              "arbiter_needed": not immediate and (policy == "arbiter-only" or not consent_from)}
+    claimed = {key: payload.get(key) for key in wanted}
+    problem = None
+    if policy == "own-turn" and not own:
+        problem = "an undo past a barrier that the match's policy (own-turn) leaves to an arbiter's ruling"
+    elif claimed != wanted:
+        problem = "an undo request that does not ask whom the match's undo policy asks"
+    elif actor.get("kind") == "seat" and actor.get("seat") != seat:
+        problem = "an undo request by another seat's player"
+    if problem is not None:
+        raise _Failed(Divergence("undo", problem, seq=entry.seq, expected=wanted, actual={**claimed, "actor": actor}))
 
 
 def _check_answer(fold: MatchFold, entry: Entry) -> None:

@@ -119,3 +119,28 @@ def test_an_event_by_an_actor_that_is_not_one_is_caught(finished: str, actor: An
             all_events[index]["actor"] = actor
 
         _caught(reforge(finished, change, KEY), index + 1)
+
+
+@pytest.mark.parametrize("change", [{"consent_from": []}, {"consent_from": [1]}, {"arbiter_needed": True},
+                                    {"consent_from": [0, 1, 2]}, {"seat": 1}, {"request": "u1"}])
+def test_an_undo_request_other_than_the_policy_makes_is_caught_where_it_is(finished: str,
+                                                                         change: dict[str, Any]) -> None:
+    """The first divergent event is the request itself (say, asking nobody's consent past a
+    barrier), not the retraction it later let through."""
+    events = _events(finished)
+    request = next(e["seq"] for e in events if e["kind"] == "undo-requested")
+
+    def forge(all_events: list[dict[str, Any]]) -> None:
+        all_events[request - 1]["payload"].update(change)
+
+    _caught(reforge(finished, forge, KEY), request, "undo")
+
+
+def test_an_undo_request_made_by_another_seats_player_is_caught(finished: str) -> None:
+    events = _events(finished)
+    request = next(e["seq"] for e in events if e["kind"] == "undo-requested")
+
+    def forge(all_events: list[dict[str, Any]]) -> None:
+        all_events[request - 1]["actor"] = {"kind": "seat", "seat": 2}
+
+    _caught(reforge(finished, forge, KEY), request, "undo")
