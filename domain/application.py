@@ -265,6 +265,7 @@ class Ringside(Application[UUID]):
                      components: dict[str, Any] | None = None, match_id: UUID | None = None,
                      seed: str | None = None, actor: Actor | None = None,
                      fork_of: dict[str, Any] | None = None, prelude: list[dict[str, Any]] | None = None,
+                     penalties: list[dict[str, Any]] | None = None,
                      title: str = "") -> Accepted:
         """Start a match. Chance events at the start (deals) are resolved at once in server mode."""
         ruleset = get_game(game)
@@ -301,6 +302,8 @@ class Ringside(Application[UUID]):
         }
         if prelude:  # it may replay hidden draws and secret moves: salt it against guessing
             header["salt"] = derive_salt(seed, str(match_id), 1)
+        if penalties:  # a fork starts with the scores its parent had there
+            header["penalties"] = penalties
         actor_json = (actor or Actor.system()).to_json()
         at = self.clock()
         stream = str(match_id)
@@ -343,7 +346,7 @@ class Ringside(Application[UUID]):
             components=None if parent.config.components.content_hash() ==
             parent.ruleset.default_components().content_hash() else parent.config.components.content(),
             actor=actor, fork_of={"match_id": str(match_id), "seq": at, "hash": parent.head},
-            prelude=prelude, title=f"fork of {match_id} at {at}")
+            prelude=prelude, penalties=[dict(p) for p in parent.penalties], title=f"fork of {match_id} at {at}")
 
     # ==== playing ==========================================================================
     def submit_move(self, match_id: UUID, seat: int, move: Any, *, actor: Actor | None = None,

@@ -118,7 +118,8 @@ class MatchFold:
         self.hidden_chance: dict[int, JSON] = {}
         self.undo: dict[str, UndoRequest] = {}
         self.seed: str | None = None
-        self.penalties: list[dict[str, Any]] = []
+        # a fork starts with its parent's penalties (their `seq` is the parent's ruling)
+        self.penalties: list[dict[str, Any]] = [dict(p) for p in header.get("penalties", [])]
         self.status = "active"
         self.end: dict[str, Any] | None = None
         self.last_at = created.at

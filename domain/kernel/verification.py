@@ -331,6 +331,12 @@ def _header_problem(header: dict[str, Any], ruleset: Any) -> str | None:
         return "prelude is not a list of steps"
     if not (fork_of is None or isinstance(fork_of, dict)) or not isinstance(header.get("seed_commitment"), str):
         return "fork or seed commitment is malformed"
+    penalties = header.get("penalties", [])
+    if not (isinstance(penalties, list) and all(
+            isinstance(p, dict) and set(p) == {"seat", "points", "reason", "seq"} and type(p["seat"]) is int
+            and 0 <= p["seat"] < len(seats) and type(p["points"]) is int and type(p["seq"]) is int
+            and isinstance(p["reason"], str) for p in penalties)) or (penalties and fork_of is None):
+        return "inherited penalties are malformed (or not a fork's)"
     return None
 
 

@@ -94,3 +94,22 @@ def test_a_fork_of_a_fork_and_a_fork_at_the_start_replay_and_verify(sqlite_app: 
     assert sqlite_app.verify_match(start).ok
     play_to_end(sqlite_app, grandchild)
     assert sqlite_app.verify_match(grandchild).ok  # with the seed: the fork's salt is checked
+
+
+def test_a_fork_starts_with_the_scores_its_parent_had_penalties_included(sqlite_app: Ringside) -> None:
+    parent = new_match(sqlite_app)
+    sqlite_app.submit_move(parent, 0, {"type": "roll"})
+    sqlite_app.make_ruling(parent, {"ruling": "penalty", "seat": 1, "points": 3, "note": "slow play"},
+                           actor=Actor.arbiter())
+    at = sqlite_app.fold(parent).seq
+    fork = uuid.UUID(sqlite_app.fork(parent, at, actor=Actor.arbiter()).receipt.match_id)
+    assert sqlite_app.score(fork)["totals"] == sqlite_app.score(parent, at)["totals"]
+    assert sqlite_app.state(fork, SPECTATOR)["scores"] == sqlite_app.state(parent, SPECTATOR, at)["scores"]
+    grandchild = uuid.UUID(sqlite_app.fork(fork, 1, actor=Actor.arbiter()).receipt.match_id)
+    assert sqlite_app.score(grandchild)["totals"] == sqlite_app.score(parent, at)["totals"]
+    early = uuid.UUID(sqlite_app.fork(parent, at - 1, actor=Actor.arbiter()).receipt.match_id)
+    assert sqlite_app.score(early)["totals"] == sqlite_app.score(parent, at - 1)["totals"]
+    for match_id in (fork, grandchild, early):
+        play_to_end(sqlite_app, match_id)
+        report = sqlite_app.verify_match(match_id)
+        assert report.ok, report.summary()
