@@ -58,6 +58,6 @@ def redacted_events(fold: MatchFold, entries: Any, viewer: Viewer) -> list[dict[
 def accepted_body(ctx: ApiContext, match_id: UUID, accepted: Accepted, principal: Principal) -> dict[str, Any]:
     """The answer to an accepted command: receipt, new version and the appended entries as the
     caller may see them (redacted against a fold at least as new as the entries)."""
-    fold = ctx.ringside.fold(match_id)
+    fold = accepted.fold or ctx.ringside.fold(match_id)
     viewer = principal.viewer(fold)
     return {**accepted.to_json(), "events": redacted_events(fold, accepted.entries, viewer)}

@@ -17,7 +17,7 @@ import copy
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
@@ -40,6 +40,7 @@ from .kernel.errors import (
     InvalidSeatsError,
     MatchNotFoundError,
     NotFoundError,
+    RingsideError,
     StaleVersionError,
     UndoRefusedError,
     UnknownVariantError,
@@ -134,8 +135,15 @@ class MatchCache:
         self.keep(match)
         return match
 
-    def for_command(self, match_id: UUID) -> Match:
-        """A private copy of the current match that a command may append to."""
+    def for_command(self, match_id: UUID, fresh: bool) -> Match:
+        """A private copy of the match that a command may append to. Unless `fresh`, the cached
+        copy is used as it is: the append's expected version catches any event another process
+        added since, and the command is then retried on a fresh copy."""
+        if not fresh:
+            with self._lock:
+                cached = self._items.get(match_id)
+            if cached is not None:
+                return copy.deepcopy(cached)
         return copy.deepcopy(self.current(match_id))
 
     def keep(self, match: Match) -> None:
@@ -179,6 +187,8 @@ class Accepted:
     receipt: Receipt
     version: int
     entries: tuple[Entry, ...]
+    fold: MatchFold | None = field(default=None, compare=False, repr=False)
+    """The match right after the command, for callers that answer with it (no second read)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"receipt": self.receipt.to_json(), "version": self.version,
@@ -762,18 +772,26 @@ class Ringside(Application[UUID]):
     # ==== internals =========================================================================
     def _command(self, match_id: UUID, expected_version: int | None,
                  command: Callable[[Match], tuple[Entry, list[Entry]]]) -> Accepted:
+        fresh = False  # the first try trusts this process's cached copy; later ones re-read the store
         for _ in range(RETRIES):
-            match = self._matches.for_command(match_id)
-            match.fold.check_engine()
-            if expected_version is not None and match.version != expected_version:
-                raise StaleVersionError(expected_version, match.version)
-            main, entries = command(match)
+            match = self._matches.for_command(match_id, fresh)
+            try:
+                match.fold.check_engine()
+                if expected_version is not None and match.version != expected_version:
+                    raise StaleVersionError(expected_version, match.version)
+                main, entries = command(match)
+            except RingsideError:
+                if fresh:
+                    raise
+                fresh = True  # never refuse on a copy that another process may have outdated
+                continue
             try:
                 self.save(match)
             except IntegrityError:
                 if expected_version is not None:
                     current = self._current_version(match_id)
                     raise StaleVersionError(expected_version, current) from None
+                fresh = True
                 continue
             self._matches.keep(match)
             return self._accepted(match, main, tuple(entries))
@@ -785,7 +803,7 @@ class Ringside(Application[UUID]):
 
     def _accepted(self, match: Match, main: Entry, entries: tuple[Entry, ...]) -> Accepted:
         receipt = Receipt(main.stream, main.seq, main.hash, main.sig, main.key)
-        return Accepted(receipt, match.version, entries)
+        return Accepted(receipt, match.version, entries, match.fold)
 
     def _seed(self, match_id: UUID) -> str:
         seed = self._seeds.get(match_id)

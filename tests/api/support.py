@@ -31,6 +31,7 @@ class Server:
     data_dir: Path
     store: str | None = None
     port: int = field(default_factory=free_port)
+    workers: int = 1
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -55,6 +56,8 @@ class Server:
         command = [sys.executable, "-m", "api", "--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.store:
             command += ["--store", self.store]
+        if self.workers > 1:
+            command += ["--workers", str(self.workers)]
         log = open(self.data_dir.parent / f"server-{self.port}.log", "wb")  # noqa: SIM115
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)

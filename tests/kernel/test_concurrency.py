@@ -107,3 +107,25 @@ def test_two_workers_share_one_postgres(tmp_path: Path, postgres_url: str) -> No
     _check_linear(second, match_id)
     first.close()
     second.close()
+
+
+def test_a_stale_cached_copy_never_refuses_or_loses_a_move(tmp_path: Path) -> None:
+    """Two processes on one store: each trusts its cached copy first, so one of them works on an
+    outdated match; its refusal or conflict must send it back to the store, never to the caller."""
+    key = ServerKey.from_seed(b"stale")
+    first = Ringside.open(data_dir=tmp_path, key=key, clock=FixedStepClock())
+    second = Ringside.open(data_dir=tmp_path, key=key, clock=FixedStepClock())
+    match_id = new_match(first, players=2)
+    seat = first.fold(match_id).decision.seats[0]
+    second.fold(match_id)  # second caches the match as it is now
+    first.submit_move(match_id, seat, {"type": "pass"})
+    # second's cached copy still says `seat` is to act; the other seat's move must be accepted
+    second.submit_move(match_id, 1 - seat, {"type": "pass"})
+    # and a move on second's now-outdated view by the first seat is refused by the rules, not lost
+    with pytest.raises(RingsideError):
+        second.submit_move(match_id, seat, {"type": "pass"})
+    first.submit_move(match_id, seat, {"type": "vote", "choice": "low"})  # first is outdated now
+    assert [e.kind for e in second.entries(match_id)][-3:] == ["move", "move", "move"]
+    _check_linear(first, match_id)
+    first.close()
+    second.close()
