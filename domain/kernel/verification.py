@@ -379,6 +379,7 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
         if entry.actor.get("kind") != "arbiter":
             raise _Failed(Divergence("ruling", "a ruling not made by an arbiter", seq=seq,
                                      expected="arbiter", actual=entry.actor.get("kind")))
+        _check_ruling(fold, entry)
         if seed is not None and payload.get("ruling") == "illegal-move-stands" and fold.decision.secret:
             _check_salt(fold, entry, seed)
         _count(report, "ruling")
@@ -449,6 +450,36 @@ def _check_retraction(fold: MatchFold, entry: Entry) -> None:
     if not ok:
         raise _Failed(Divergence("undo", f"a retraction without the authority it claims ({authority})",
                                  seq=entry.seq, expected="a granted undo", actual=authority))
+
+
+def _check_ruling(fold: MatchFold, entry: Entry) -> None:
+    """A ruling must be one the application accepts at that point (the same checks as make_ruling)."""
+    payload = entry.payload
+    kind = payload.get("ruling")
+
+    def whole(value: Any, low: int | None = None, high: int | None = None) -> bool:
+        return type(value) is int and (low is None or value >= low) and (high is None or value <= high)
+
+    seats = fold.seats
+    if fold.status != "active":
+        ok = False
+    elif kind == "correction":
+        ok = any(step.seq == payload.get("from_seq") for step in fold.steps)
+    elif kind == "penalty":
+        ok = whole(payload.get("seat"), 0, seats - 1) and whole(payload.get("points"))
+    elif kind == "forfeit":
+        ok = whole(payload.get("seat"), 0, seats - 1)
+    elif kind == "adjudicated-result":
+        ranks = payload.get("ranks")
+        ok = isinstance(ranks, list) and len(ranks) == seats and all(whole(r, 1, seats) for r in ranks)
+    elif kind == "illegal-move-stands":
+        ok = (fold.decision.chance is None and whole(payload.get("seat"), 0, seats - 1)
+              and payload["seat"] in fold.decision.seats)
+    else:
+        ok = False
+    if not ok:
+        raise _Failed(Divergence("ruling", "a ruling the arbiter could not have made there", seq=entry.seq,
+                                 actual=payload))
 
 
 def _check_request(fold: MatchFold, entry: Entry) -> None:

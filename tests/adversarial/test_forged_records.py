@@ -144,3 +144,39 @@ def test_an_undo_request_made_by_another_seats_player_is_caught(finished: str) -
         all_events[request - 1]["actor"] = {"kind": "seat", "seat": 2}
 
     _caught(reforge(finished, forge, KEY), request, "undo")
+
+
+@pytest.fixture(scope="module")
+def ruled(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A finished match with a penalty, a correction and an illegal move that stands."""
+    app = Ringside.open(data_dir=tmp_path_factory.mktemp("ruled"), key=KEY, clock=FixedStepClock())
+    try:
+        match_id = new_match(app)
+        app.make_ruling(match_id, {"ruling": "penalty", "seat": 1, "points": 2}, actor=Actor.arbiter())
+        app.submit_move(match_id, 0, {"type": "pass"})
+        app.make_ruling(match_id, {"ruling": "correction", "from_seq": app.fold(match_id).steps[-1].seq},
+                        actor=Actor.arbiter())
+        app.make_ruling(match_id, {"ruling": "illegal-move-stands", "seat": 0, "move": {"type": "pass"}},
+                        actor=Actor.arbiter())
+        play_to_end(app, match_id)
+        text = app.export_bundle(match_id)
+        assert verify_bundle(text).ok
+        return text
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize(("ruling", "change"), [
+    ("penalty", {"seat": 7}), ("penalty", {"seat": True}), ("penalty", {"points": "2"}),
+    ("correction", {"from_seq": 1}), ("illegal-move-stands", {"seat": 1}),
+    ("penalty", {"ruling": "pardon"}),
+])
+def test_a_ruling_the_application_would_refuse_is_caught_where_it_is(ruled: str, ruling: str,
+                                                                   change: dict[str, Any]) -> None:
+    events = _events(ruled)
+    seq = next(e["seq"] for e in events if e["kind"] == "ruling" and e["payload"]["ruling"] == ruling)
+
+    def forge(all_events: list[dict[str, Any]]) -> None:
+        all_events[seq - 1]["payload"].update(change)
+
+    _caught(reforge(ruled, forge, KEY), seq, "ruling")
