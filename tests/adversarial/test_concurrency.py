@@ -153,3 +153,36 @@ def test_racing_creations_with_one_new_component_set_all_succeed(app: Ringside) 
         _linear_and_verified(app, uuid.UUID(accepted.receipt.match_id))
 
 
+
+
+def test_a_consent_racing_the_next_move_either_lands_first_or_finds_the_request_stale(app: Ringside) -> None:
+    for _ in range(3):
+        match_id = new_match(app, players=2, undo_policy="consent")
+        app.submit_move(match_id, 0, {"type": "pass"})
+        app.submit_move(match_id, 1, {"type": "pass"})  # now the vote
+        target = app.fold(match_id).steps[-2].seq
+        rid = app.request_undo(match_id, 0, target).entries[0].payload["request"]
+        results, errors = _all_at_once([
+            lambda rid=rid, m=match_id: app.answer_undo(m, rid, True, seat=1, actor=Actor.player(1)),
+            lambda m=match_id: app.submit_move(m, 0, {"type": "vote", "choice": "low"}),
+        ])
+        _typed(errors)
+        assert len(results) >= 1
+        kinds = [e.kind for e in app.entries(match_id)]
+        assert kinds.count("retracted") <= 1
+        _linear_and_verified(app, match_id)
+
+
+def test_a_redo_racing_another_seats_move_lands_once_or_is_refused(app: Ringside) -> None:
+    for _ in range(3):
+        match_id = new_match(app, players=2)
+        app.submit_move(match_id, 0, {"type": "pass"})
+        app.request_undo(match_id, 0)  # own: retracted at once
+        results, errors = _all_at_once([
+            lambda m=match_id: app.redo(m, seat=0, actor=Actor.player(0)),
+            lambda m=match_id: app.submit_move(m, 0, {"type": "roll"}),
+        ])
+        _typed(errors)
+        assert len(results) >= 1
+        assert [e.kind for e in app.entries(match_id)].count("redone") <= 1
+        _linear_and_verified(app, match_id)
