@@ -363,6 +363,7 @@ class Ringside(Application[UUID]):
                     expected_version: int | None = None, claimed_at: str | None = None) -> Accepted:
         """A seat's move: checked against the rules, recorded, then automatic steps settled."""
         actor = actor or Actor.player(seat)
+        _check_player(seat, actor)
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
@@ -412,6 +413,7 @@ class Ringside(Application[UUID]):
         Within the last barrier and where the policy allows, the retraction follows at once;
         otherwise the request waits for the affected seats' consent or an arbiter."""
         actor = actor or Actor.player(seat)
+        _check_player(seat, actor)
         if not isinstance(reason, str):
             raise InvalidRequestError("an undo request's reason is text")
 
@@ -876,6 +878,12 @@ class Ringside(Application[UUID]):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fold.seats:
             raise InvalidRequestError(f"seat must be 0..{fold.seats - 1}")
         return seat
+
+
+def _check_player(seat: int, actor: Actor) -> None:
+    """A seat's player acts only for that seat (substitutes, bots, recorders and arbiters act for any)."""
+    if actor.kind == "seat" and actor.seat != seat:
+        raise ForbiddenError(f"seat {actor.seat}'s player cannot act for seat {seat}")
 
 
 def _check_answerer(seat: int | None, actor: Actor) -> None:

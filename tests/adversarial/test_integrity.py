@@ -191,3 +191,16 @@ def test_an_imported_match_in_play_without_its_seed_refuses_draws_with_a_typed_e
         assert other.verify_match(match_id).ok
     finally:
         other.close()
+
+
+def test_a_player_cannot_move_or_ask_an_undo_for_another_seat(sqlite_app: Ringside) -> None:
+    """Verification refuses "a player moved for another seat": the application must refuse it
+    first, or it records what its own verifier rejects."""
+    match_id = new_match(sqlite_app)
+    refused(sqlite_app, match_id, lambda: sqlite_app.submit_move(match_id, 0, {"type": "pass"},
+                                                                 actor=Actor.player(1)), ForbiddenError)
+    sqlite_app.submit_move(match_id, 0, {"type": "pass"}, actor=Actor("substitute", 0, "Sub"))
+    refused(sqlite_app, match_id, lambda: sqlite_app.request_undo(match_id, 0, actor=Actor.player(1)),
+            ForbiddenError)
+    sqlite_app.request_undo(match_id, 0, actor=Actor.arbiter())
+    assert sqlite_app.verify_match(match_id).ok
