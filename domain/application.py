@@ -380,14 +380,17 @@ class Ringside(Application[UUID]):
 
     def submit_outcome(self, match_id: UUID, outcome: JSON, *, actor: Actor,
                        expected_version: int | None = None) -> Accepted:
-        """A recorder's chance outcome in recorded mode; refused if it could not have happened."""
+        """A recorder's (or an arbiter's) chance outcome in recorded mode, recorded with who entered
+        it; refused if it could not have happened."""
+        if actor.kind not in ("recorder", "arbiter"):
+            raise ForbiddenError("only a recorder or an arbiter enters chance outcomes")
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
             if fold.randomness != "recorded":
                 raise ForbiddenError("this match draws its own chance outcomes (server mode)")
             fold.check_outcome(outcome)
-            main = self._append_chance(match, outcome, {"mode": "recorded"})
+            main = self._append_chance(match, outcome, {"mode": "recorded"}, actor)
             return main, [main, *self._settle(match)]
 
         return self._command(match_id, expected_version, command)
@@ -779,6 +782,7 @@ class Ringside(Application[UUID]):
             match = self._matches.for_command(match_id, fresh)
             try:
                 match.fold.check_engine()
+                self._check_recorded_here(match.fold)
                 if expected_version is not None and match.version != expected_version:
                     raise StaleVersionError(expected_version, match.version)
                 main, entries = command(match)
@@ -798,6 +802,14 @@ class Ringside(Application[UUID]):
             self._matches.keep(match)
             return self._accepted(match, main, tuple(entries))
         raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
+
+    def _check_recorded_here(self, fold: MatchFold) -> None:
+        """A match whose record another server signed continues only there: appending here would
+        fork its history under the same ID. It can still be read, verified, annotated and forked."""
+        if fold.created_key != self.key.key_id:
+            raise ForbiddenError(
+                f"this match was recorded by another server (key {fold.created_key}); it can be read, "
+                "verified, annotated and forked here, but continues only where it is recorded")
 
     def _current_version(self, match_id: UUID) -> int:
         events = list(self.events.get(match_id, desc=True, limit=1))
@@ -833,15 +845,15 @@ class Ringside(Application[UUID]):
         match.record(entry)
         return entry
 
-    def _append_chance(self, match: Match, outcome: JSON, derivation: dict[str, Any]) -> Entry:
+    def _append_chance(self, match: Match, outcome: JSON, derivation: dict[str, Any],
+                       actor: Actor | None = None) -> Entry:
         fold = match.fold
         spec = fold.decision.chance
         assert spec is not None
         payload: dict[str, Any] = {"kind": spec.kind, "outcome": outcome, "derivation": derivation}
         if spec.visible_to != "all":
             payload["salt"] = derive_salt(self._seed(UUID(fold.match_id)), fold.match_id, fold.seq + 1)
-        return self._append(match, record.CHANCE, Actor.system() if derivation["mode"] == "server"
-                            else Actor("recorder"), payload)
+        return self._append(match, record.CHANCE, actor or Actor.system(), payload)
 
     def _settle(self, match: Match) -> list[Entry]:
         """Append what follows automatically: server-mode chance outcomes and the end of the match."""
@@ -942,6 +954,7 @@ def summary(fold: MatchFold) -> dict[str, Any]:
         "engine_mismatch": {"recorded": fold.recorded_engine, "running": fold.ruleset.engine_version}
         if fold.engine_mismatch else None,
         "components": header["components"], "seed_commitment": header["seed_commitment"],
+        "signed_by": sorted(fold.signing_keys),
         "fork_of": header.get("fork_of"), "official": header.get("fork_of") is None,
         "created_at": fold.created_at, "last_activity": fold.last_at, "end": fold.end,
         "decision": fold.decision.to_json() if fold.status == "active" else None,

@@ -108,6 +108,9 @@ class MatchFold:
         self.head = created.hash
         self.steps: list[GameStep] = []
         self.recorded_engine: str = header["engine_version"]
+        self.created_key: str = created.key
+        """The key that signed the created event: the server where this match is recorded."""
+        self.signing_keys: set[str] = {created.key}
         self.retracted: dict[int, int] = {}
         self.retractions: dict[int, dict[str, Any]] = {}
         self.redo_candidate: int | None = None
@@ -246,6 +249,7 @@ class MatchFold:
         self.seq = entry.seq
         self.head = entry.hash
         self.last_at = entry.at
+        self.signing_keys.add(entry.key)
 
     def _on_move(self, entry: Entry) -> None:
         payload = entry.payload
@@ -394,6 +398,7 @@ class MatchFold:
             "undo": {k: v.to_json() for k, v in self.undo.items()},
             "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
             "last_at": self.last_at, "created_at": self.created_at,
+            "created_key": self.created_key, "signing_keys": sorted(self.signing_keys),
         }
 
     @classmethod
@@ -409,6 +414,8 @@ class MatchFold:
         )
         fold.seq, fold.head = data["seq"], data["head"]
         fold.recorded_engine = header["engine_version"]
+        fold.created_key = data["created_key"]
+        fold.signing_keys = set(data["signing_keys"])
         fold.state = fold.ruleset.decode_state(data["state"], fold.config)
         fold.decision = fold.ruleset.decision(fold.state)
         fold.steps = [GameStep.from_json(step) for step in data["steps"]]
@@ -440,6 +447,7 @@ class MatchFold:
         clone.hidden_chance = dict(self.hidden_chance)
         clone.undo = dict(self.undo)
         clone.penalties = list(self.penalties)
+        clone.signing_keys = set(self.signing_keys)
         return clone
 
 

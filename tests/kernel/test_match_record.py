@@ -382,3 +382,37 @@ def test_a_recorded_outcome_that_is_not_json_is_impossible_not_a_crash(app: Ring
         with pytest.raises(ImpossibleOutcomeError):
             app.submit_outcome(match_id, junk, actor=RECORDER)
     assert hashes(app, match_id) == before
+
+
+def test_outcomes_record_who_entered_them(app: Ringside) -> None:
+    match_id = new_match(app, randomness="recorded")
+    before = hashes(app, match_id)
+    with pytest.raises(ForbiddenError, match="recorder or an arbiter"):
+        app.submit_outcome(match_id, 1, actor=Actor.player(0))
+    assert hashes(app, match_id) == before
+    app.submit_outcome(match_id, 1, actor=ARBITER)
+    app.submit_outcome(match_id, 2, actor=RECORDER)
+    actors = [e.actor for e in app.entries(match_id)[-2:]]
+    assert actors == [{"kind": "arbiter", "name": "Ada"}, {"kind": "recorder", "name": "Rex"}]
+    assert app.verify_match(match_id).ok
+
+
+def test_a_match_recorded_elsewhere_is_read_annotated_and_forked_here_but_not_continued(
+        app: Ringside, tmp_path: Any) -> None:
+    from domain.kernel.clock import FixedStepClock
+    from domain.kernel.integrity import ServerKey
+
+    elsewhere = Ringside.open(data_dir=tmp_path / "elsewhere", key=ServerKey.from_seed(b"elsewhere"),
+                              clock=FixedStepClock())
+    match_id = new_match(elsewhere)
+    seat = to_turn(elsewhere, match_id)
+    app.import_bundle(elsewhere.export_bundle(match_id))
+    elsewhere.close()
+    before = hashes(app, match_id)
+    with pytest.raises(ForbiddenError, match="recorded by another server"):
+        app.submit_move(match_id, seat, {"type": "pass"})
+    assert hashes(app, match_id) == before
+    assert app.summary(match_id)["signed_by"] == [ServerKey.from_seed(b"elsewhere").key_id]
+    app.annotate(match_id, 2, "reviewed here", actor=ARBITER)
+    fork = app.fork(match_id, 5)
+    assert app.summary(__import__("uuid").UUID(fork.receipt.match_id))["signed_by"] == [app.key.key_id]
