@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.application import Ringside
-from domain.kernel.bundle import read_bundle, write_bundle
+from domain.kernel.bundle import read_bundle
 from domain.kernel.clock import FixedStepClock
-from domain.kernel.integrity import ServerKey, event_hash
-from domain.kernel.record import Entry
+from domain.kernel.integrity import ServerKey
 from domain.kernel.verification import verify_bundle
 from domain.kernel.viewers import Actor
+from tests.adversarial.support import reforge
 from tests.support.helpers import new_match, play_to_end
 
 KEY = ServerKey.from_seed(b"bundle-tests")
@@ -37,21 +37,9 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
 
 def _reforge(text: str, change: Any) -> str:
-    """Apply `change` to the parsed events, then re-hash and re-sign everything with the same key,
-    as a forger holding the server key would: only the rules can catch it then."""
-    bundle = read_bundle(text)
-    entries = [e.to_json() for e in bundle.entries]
-    change(entries)
-    prev = "0" * 64
-    rebuilt = []
-    for data in entries:
-        data["prev"] = prev
-        data["hash"] = event_hash(data["stream"], data["seq"], data["kind"], data["actor"], data["at"],
-                                  data["payload"], prev)
-        data["sig"] = KEY.sign_head(data["stream"], data["seq"], data["hash"])
-        prev = data["hash"]
-        rebuilt.append(Entry.from_json(data))
-    return write_bundle(rebuilt, [], bundle.components, bundle.keys, KEY, "2026-01-01T00:00:00.000000Z")
+    """Change the events and re-hash and re-sign everything with the server's own key, as a forger
+    holding that key would: only the rules can catch it then."""
+    return reforge(text, change, KEY)
 
 
 def test_export_verifies_and_imports_to_an_identical_match(finished: tuple[str, str], tmp_path: Path) -> None:
