@@ -3,7 +3,6 @@ would be) racing on one match. Nothing lost, nothing doubled, and the record sti
 
 from __future__ import annotations
 
-import itertools
 import threading
 import uuid
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import RingsideError
 from domain.kernel.integrity import ServerKey
 from domain.kernel.viewers import Actor, Viewer
-from tests.support.helpers import new_match, play_to_end
+from tests.support.helpers import assert_linear_and_verified, new_match, play_to_end
 
 
 def _all_at_once(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[BaseException]]:
@@ -43,15 +42,6 @@ def _all_at_once(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[BaseEx
     return results, errors
 
 
-def _linear_and_verified(app: Ringside, match_id: uuid.UUID) -> None:
-    entries = app.entries(match_id)
-    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
-    for before, after in itertools.pairwise(entries):
-        assert after.prev == before.hash
-    report = app.verify_match(match_id)
-    assert report.ok, report.summary()
-
-
 def _typed(errors: list[BaseException]) -> None:
     assert all(isinstance(error, RingsideError) for error in errors), errors
 
@@ -65,7 +55,7 @@ def test_secret_votes_cast_at_once_all_land(app: Ringside) -> None:
     assert errors == [] and len(results) == 4
     votes = [e for e in app.entries(match_id) if e.kind == "move" and e.payload["move"]["type"] == "vote"]
     assert sorted(e.payload["seat"] for e in votes) == [0, 1, 2, 3]
-    _linear_and_verified(app, match_id)
+    assert_linear_and_verified(app, match_id)
 
 
 def test_racing_forfeits_end_the_match_once(app: Ringside) -> None:
@@ -75,7 +65,7 @@ def test_racing_forfeits_end_the_match_once(app: Ringside) -> None:
     assert len(results) == 1 and len(errors) == 5
     _typed(errors)
     assert [e.kind for e in app.entries(match_id)].count("ended") == 1
-    _linear_and_verified(app, match_id)
+    assert_linear_and_verified(app, match_id)
 
 
 def test_racing_consents_retract_exactly_once(app: Ringside) -> None:
@@ -90,7 +80,7 @@ def test_racing_consents_retract_exactly_once(app: Ringside) -> None:
     kinds = [e.kind for e in app.entries(match_id)]
     assert kinds.count("retracted") == 1 and kinds.count("undo-answered") == 2
     assert app.fold(match_id).decision.seats == (0,)
-    _linear_and_verified(app, match_id)
+    assert_linear_and_verified(app, match_id)
 
 
 def test_racing_annotations_all_land_with_distinct_ids(app: Ringside) -> None:
@@ -102,7 +92,7 @@ def test_racing_annotations_all_land_with_distinct_ids(app: Ringside) -> None:
     assert len(ids) == len(set(ids)) == len(results)
     assert sorted(item["text"] for item in app.annotations(match_id, Viewer.arbiter())) == \
         sorted(result["text"] for result in results)
-    _linear_and_verified(app, match_id)
+    assert_linear_and_verified(app, match_id)
 
 
 def test_two_workers_on_one_store_interleave_without_loss(app: Ringside, tmp_path: Path, test_key: ServerKey) -> None:
@@ -124,7 +114,7 @@ def test_two_workers_on_one_store_interleave_without_loss(app: Ringside, tmp_pat
             _typed(errors)
             assert len(results) == len(seats)  # each seat's move once, the duplicate refused
             assert other.fold(match_id).seq == app.fold(match_id).seq
-        _linear_and_verified(app, match_id)
+        assert_linear_and_verified(app, match_id)
         assert [e.hash for e in other.entries(match_id)] == [e.hash for e in app.entries(match_id)]
     finally:
         other.close()
@@ -141,7 +131,7 @@ def test_racing_imports_of_one_bundle_store_it_once(app: Ringside, tmp_path: Pat
     results, errors = _all_at_once([lambda: app.import_bundle(text) for _ in range(4)])
     assert results == [match_id]
     _typed(errors)
-    _linear_and_verified(app, match_id)
+    assert_linear_and_verified(app, match_id)
 
 
 def test_racing_creations_with_one_new_component_set_all_succeed(app: Ringside) -> None:
@@ -150,7 +140,7 @@ def test_racing_creations_with_one_new_component_set_all_succeed(app: Ringside) 
                                     for _ in range(4)])
     assert errors == [] and len(results) == 4
     for accepted in results:
-        _linear_and_verified(app, uuid.UUID(accepted.receipt.match_id))
+        assert_linear_and_verified(app, uuid.UUID(accepted.receipt.match_id))
 
 
 
@@ -170,7 +160,7 @@ def test_a_consent_racing_the_next_move_either_lands_first_or_finds_the_request_
         assert len(results) >= 1
         kinds = [e.kind for e in app.entries(match_id)]
         assert kinds.count("retracted") <= 1
-        _linear_and_verified(app, match_id)
+        assert_linear_and_verified(app, match_id)
 
 
 def test_a_redo_racing_another_seats_move_lands_once_or_is_refused(app: Ringside) -> None:
@@ -185,4 +175,4 @@ def test_a_redo_racing_another_seats_move_lands_once_or_is_refused(app: Ringside
         _typed(errors)
         assert len(results) >= 1
         assert [e.kind for e in app.entries(match_id)].count("redone") <= 1
-        _linear_and_verified(app, match_id)
+        assert_linear_and_verified(app, match_id)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import threading
 import uuid
 from pathlib import Path
@@ -13,7 +12,7 @@ from domain.application import Ringside
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import IllegalMoveError, NotYourTurnError, RingsideError, StaleVersionError
 from domain.kernel.integrity import ServerKey
-from tests.support.helpers import new_match
+from tests.support.helpers import assert_linear_and_verified, new_match
 
 
 def _race(app: Ringside, match_id: uuid.UUID, writers: int = 8) -> tuple[list[int], list[str]]:
@@ -40,20 +39,12 @@ def _race(app: Ringside, match_id: uuid.UUID, writers: int = 8) -> tuple[list[in
     return won, lost
 
 
-def _check_linear(app: Ringside, match_id: uuid.UUID) -> None:
-    entries = app.entries(match_id)
-    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
-    for before, after in itertools.pairwise(entries):
-        assert after.prev == before.hash
-    assert app.verify_match(match_id).ok
-
-
 def test_racing_moves_on_one_match_exactly_one_wins(app: Ringside) -> None:
     match_id = new_match(app, players=4)
     for _ in range(3):
         won, lost = _race(app, match_id)
         assert len(won) == 1 and len(lost) == 7 and set(lost) == {"stale-version"}
-    _check_linear(app, match_id)
+    assert_linear_and_verified(app, match_id)
 
 
 def test_without_expected_version_conflicts_are_retried(app: Ringside) -> None:
@@ -83,7 +74,7 @@ def test_without_expected_version_conflicts_are_retried(app: Ringside) -> None:
     assert not errors, errors
     assert len(landed) == len(set(landed))
     for match_id in matches:
-        _check_linear(app, match_id)
+        assert_linear_and_verified(app, match_id)
         moves = [e for e in app.entries(match_id) if e.kind == "move"]
         assert len(moves) == sum(1 for m, _ in landed if m == match_id)
 
@@ -104,7 +95,7 @@ def test_two_workers_share_one_postgres(tmp_path: Path, postgres_url: str) -> No
     first.submit_move(match_id, 1 - seat, {"type": "pass"})  # first's cache fast-forwards
     assert [m["match_id"] for m in second.list_matches()] == [str(match_id)]
     assert second.list_matches()[0]["version"] == first.fold(match_id).seq
-    _check_linear(second, match_id)
+    assert_linear_and_verified(second, match_id)
     first.close()
     second.close()
 
@@ -126,6 +117,6 @@ def test_a_stale_cached_copy_never_refuses_or_loses_a_move(tmp_path: Path) -> No
         second.submit_move(match_id, seat, {"type": "pass"})
     first.submit_move(match_id, seat, {"type": "vote", "choice": "low"})  # first is outdated now
     assert [e.kind for e in second.entries(match_id)][-3:] == ["move", "move", "move"]
-    _check_linear(first, match_id)
+    assert_linear_and_verified(first, match_id)
     first.close()
     second.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import uuid
 from typing import Any
 
@@ -30,3 +31,13 @@ def to_turn(app: Ringside, match_id: uuid.UUID) -> int:
     fold = app.fold(match_id)
     assert fold.decision.seats, fold.decision
     return fold.decision.seats[0]
+
+
+def assert_linear_and_verified(app: Ringside, match_id: uuid.UUID) -> None:
+    """The record is one unbroken chain 1..n and verifies: nothing lost, doubled or reordered."""
+    entries = app.entries(match_id)
+    assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
+    for before, after in itertools.pairwise(entries):
+        assert after.prev == before.hash
+    report = app.verify_match(match_id)
+    assert report.ok, report.summary()
