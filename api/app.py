@@ -9,8 +9,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from domain.application import Ringside
 
@@ -52,16 +53,7 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     app.state.ctx = ctx
     problems.install(app)
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Any:
-        """Refuse oversized bodies before reading them (bundles have their own, larger limit)."""
-        length = request.headers.get("content-length", "")
-        limit = ctx.settings.max_bundle_bytes if request.url.path in ("/bundles", "/verify") \
-            else ctx.settings.max_body_bytes
-        if length.isdigit() and int(length) > limit:
-            return problems.problem_response(problems.problem_body(
-                413, "too-large", f"the request body may be at most {limit} bytes", request.url.path))
-        return await call_next(request)
+    app.add_middleware(BodyLimit, settings=ctx.settings)
 
     for module in (games, matches, play, commentary, audit):
         app.include_router(module.router)
@@ -82,6 +74,30 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+class BodyLimit:
+    """Refuse oversized bodies before reading them (bundles have their own, larger limit).
+
+    A plain ASGI middleware: Starlette's `BaseHTTPMiddleware` would wrap every response in a
+    stream and cost more per request than recording a move does."""
+
+    def __init__(self, app: ASGIApp, settings: ApiSettings) -> None:
+        self.app = app
+        self.settings = settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = scope["path"]
+            limit = self.settings.max_bundle_bytes if path in ("/bundles", "/verify") \
+                else self.settings.max_body_bytes
+            length = dict(scope["headers"]).get(b"content-length", b"")
+            if length.isdigit() and int(length) > limit:
+                response = problems.problem_response(problems.problem_body(
+                    413, "too-large", f"the request body may be at most {limit} bytes", path))
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _problem_everywhere(schema: dict[str, Any]) -> None:
