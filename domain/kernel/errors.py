@@ -21,9 +21,6 @@ class RingsideError(Exception):
         self.message = message
         self.details = details
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, **self.details}
-
 
 class IllegalMoveError(RingsideError):
     """A move the rules forbid. `rule` is the rule ID (e.g. "CB-3.1") that it breaks."""

@@ -153,9 +153,6 @@ class MatchFold:
     def state_hash(self) -> str:
         return digest({"game": self.ruleset.state_hash(self.state), "status": self.status})
 
-    def effective_steps(self) -> list[GameStep]:
-        return list(self.steps)
-
     @property
     def engine_mismatch(self) -> bool:
         """True when the record was made under another version of the rules engine."""

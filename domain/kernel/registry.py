@@ -21,10 +21,6 @@ def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
     return ruleset
 
 
-def unregister(name: str) -> None:
-    _REGISTRY.pop(name, None)
-
-
 def get_game(name: str) -> Ruleset[Any, Any]:
     _load_builtin_games()
     try:
