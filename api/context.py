@@ -3,6 +3,7 @@ API's own tables and settings, plus small helpers that turn kernel results into 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -25,7 +26,6 @@ class ApiSettings:
     stream_poll_seconds: float = 0.2
     stream_heartbeat_seconds: float = 15.0
     stream_max_seconds: float = 3600.0
-    idempotency_wait_seconds: float = 5.0
     max_bundle_bytes: int = 50_000_000
     max_body_bytes: int = 1_000_000
     extra: dict[str, Any] = field(default_factory=dict)
@@ -53,6 +53,12 @@ async def caller(request: Request, match_id: UUID) -> Principal:
 
 def redacted_events(fold: MatchFold, entries: Any, viewer: Viewer) -> list[dict[str, Any]]:
     return [redact(entry, fold, viewer) for entry in entries if entry.seq <= fold.seq]
+
+
+def accepted_answer(ctx: ApiContext, match_id: UUID,
+                    principal: Principal) -> Callable[[Accepted], tuple[int, dict[str, Any]]]:
+    """How a write answers an accepted command (and what is stored under its idempotency key)."""
+    return lambda accepted: (200, accepted_body(ctx, match_id, accepted, principal))
 
 
 def accepted_body(ctx: ApiContext, match_id: UUID, accepted: Accepted, principal: Principal) -> dict[str, Any]:

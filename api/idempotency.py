@@ -1,56 +1,81 @@
 """Idempotency-Key: a retried write returns the first answer and is never applied twice.
 
-The key is scoped to the match, the caller's token and the key itself. Before executing, the
-request claims the key in the API store (one atomic insert, shared by every worker on every host);
-the final answer (success or problem) is stored under the claim and replayed verbatim to retries
-(header `Idempotent-Replayed: true`). A retry arriving while the first is still running waits for
-it; a claim whose outcome was never stored (the worker died mid-request) is never re-executed: the
-retry gets 409 and must reload the match. Reusing a key for a different request is a 422.
+The key is scoped to the match, the caller's token and the key itself; the request is
+fingerprinted (method, path, body). The answer to an accepted write is stored by the application
+in the same transaction as the events it reports (`domain.recorders`), so a write and its answer
+are committed together or not at all, by whichever worker on whichever host ran it. A retry is not
+looked up first: it runs, and finds out by being refused, because its events would collide with
+the stored answer's key (or it is no longer legal); every refusal of a keyed request then consults
+the stored answer and replays it (header `Idempotent-Replayed: true`). That keeps the common path
+free of extra store round trips. A refusal that changed nothing is stored too (unless the key was
+answered meanwhile), so its retries get the same refusal. Reusing a key for a different request
+is a 422.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from domain.application import RequestKey
 from domain.kernel.errors import RingsideError
+from domain.recorders import Answer
 
 from .auth import Principal
 from .context import ApiContext
 from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_body, ringside_error_body
 
-Execute = Callable[[], tuple[int, dict[str, Any]]]
-
-
-def _response(status: int, body: dict[str, Any], replayed: bool = False) -> JSONResponse:
-    headers = {"Idempotent-Replayed": "true"} if replayed else None
-    media = PROBLEM_MEDIA_TYPE if status >= 400 else "application/json"
-    return JSONResponse(body, status_code=status, media_type=media, headers=headers)
-
-
-def _outcome(request: Request, execute: Execute) -> tuple[int, dict[str, Any]]:
-    try:
-        return execute()
-    except RingsideError as error:
-        body = ringside_error_body(error, request.url.path)
-        return int(body["status"]), body
-    except ApiProblem as error:
-        body = problem_body(error.status, error.code, error.detail, request.url.path, **error.extra)
-        return error.status, body
+Respond = Callable[[Any], tuple[int, dict[str, Any]]]
+Execute = Callable[[RequestKey | None], Any]
+AsyncExecute = Callable[[RequestKey | None], Awaitable[Any]]
 
 
 def run(ctx: ApiContext, request: Request, principal: Principal, key: str | None, payload: Any,
-        execute: Execute) -> JSONResponse:
-    """Run a write once per key; without a key, just run it."""
-    if key is None or not principal.authenticated:  # spectators write nothing: nothing to remember
-        status, body = execute_plain(execute)
-        return _response(status, body)
+        execute: Execute, respond: Respond) -> JSONResponse:
+    """Run a write once per key: `execute` performs it with the request key (None without a key:
+    spectators write nothing to remember), `respond` turns its result into the answer."""
+    request_key = _request_key(request, principal, key, payload, respond)
+    if request_key is None:  # refusals go to the app's problem handlers as they are
+        return _response(*respond(execute(None)))
+    try:
+        result = execute(request_key)
+    except (RingsideError, ApiProblem) as error:
+        answer = _refusal(request, request_key, error)
+        stored = ctx.ringside.answer(answer.scope)
+        if stored is not None:
+            return _replay(request_key, stored)
+        ctx.ringside.record_answer(answer)
+        return _kept(request_key, answer, ctx.ringside.answer(answer.scope))
+    return _response(*respond(result))
+
+
+async def run_async(ctx: ApiContext, request: Request, principal: Principal, key: str | None, payload: Any,
+                    execute: AsyncExecute, respond: Respond) -> JSONResponse:
+    """`run` for writes that await the group commit on the event loop instead of holding a thread."""
+    request_key = _request_key(request, principal, key, payload, respond)
+    if request_key is None:
+        return _response(*respond(await execute(None)))
+    try:
+        result = await execute(request_key)
+    except (RingsideError, ApiProblem) as error:
+        answer = _refusal(request, request_key, error)
+        stored = ctx.ringside.answer(answer.scope)
+        if stored is not None:
+            return _replay(request_key, stored)
+        await ctx.ringside.record_answer_async(answer)
+        return _kept(request_key, answer, ctx.ringside.answer(answer.scope))
+    return _response(*respond(result))
+
+
+def _request_key(request: Request, principal: Principal, key: str | None, payload: Any,
+                 respond: Respond) -> RequestKey | None:
+    if key is None or not principal.authenticated:
+        return None
     if not 1 <= len(key) <= 200 or not key.isprintable():
         raise ApiProblem(422, "invalid-idempotency-key", "Idempotency-Key must be 1–200 printable characters",
                          errors=[{"field": "header.Idempotency-Key", "message": "1–200 printable characters"}])
@@ -58,25 +83,36 @@ def run(ctx: ApiContext, request: Request, principal: Principal, key: str | None
     scope = hashlib.sha256(f"{match_id}\n{principal.token_hash or '-'}\n{key}".encode()).hexdigest()
     fingerprint = hashlib.sha256(json.dumps([request.method, request.url.path, payload], sort_keys=True,
                                             default=str).encode()).hexdigest()
-    claim = ctx.store.claim(scope, fingerprint)
-    if claim.state == "claimed":
-        status, body = _outcome(request, execute)
-        ctx.store.complete(scope, status, json.dumps(body))
-        return _response(status, body)
-    if claim.state == "mismatch":
+    return RequestKey(scope, fingerprint, respond)
+
+
+def _refusal(request: Request, key: RequestKey, error: RingsideError | ApiProblem) -> Answer:
+    """The problem+json answer to a refused request, as it would be stored under its key."""
+    if isinstance(error, RingsideError):
+        body = ringside_error_body(error, request.url.path)
+        status = int(body["status"])
+    else:
+        status = error.status
+        body = problem_body(error.status, error.code, error.detail, request.url.path, **error.extra)
+    return Answer(key.scope, key.fingerprint, status, json.dumps(body))
+
+
+def _kept(key: RequestKey, refusal: Answer, stored: Answer | None) -> JSONResponse:
+    """This request's refusal once stored, unless a duplicate's answer took the key first."""
+    if stored is None or stored == refusal:
+        return _response(refusal.status, json.loads(refusal.body))
+    return _replay(key, stored)
+
+
+def _replay(key: RequestKey, stored: Answer) -> JSONResponse:
+    """The key's first answer, if it was for this same request."""
+    if stored.fingerprint != key.fingerprint:
         raise ApiProblem(422, "idempotency-key-reused",
                          "this Idempotency-Key was already used for a different request")
-    deadline = time.monotonic() + ctx.settings.idempotency_wait_seconds
-    while claim.state == "pending" and time.monotonic() < deadline:
-        time.sleep(0.05)
-        claim = ctx.store.lookup(scope) or claim
-    if claim.state == "done":
-        assert claim.status is not None and claim.body is not None
-        return _response(claim.status, json.loads(claim.body), replayed=True)
-    raise ApiProblem(409, "idempotency-pending",
-                     "a request with this Idempotency-Key has not finished (or its worker stopped): "
-                     "reload the match before trying again with a new key")
+    return _response(stored.status, json.loads(stored.body), replayed=True)
 
 
-def execute_plain(execute: Execute) -> tuple[int, dict[str, Any]]:
-    return execute()
+def _response(status: int, body: dict[str, Any], replayed: bool = False) -> JSONResponse:
+    headers = {"Idempotent-Replayed": "true"} if replayed else None
+    media = PROBLEM_MEDIA_TYPE if status >= 400 else "application/json"
+    return JSONResponse(body, status_code=status, media_type=media, headers=headers)

@@ -13,17 +13,16 @@ bare library: one aggregate event saved per `Application.save` on the same kind 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
@@ -31,12 +30,14 @@ from eventsourcing.domain import Aggregate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.load_client import Connection  # noqa: E402
 from tests.api.support import Server, bearer  # noqa: E402
 
 CLIENTS = int(os.environ.get("BENCH_CLIENTS", "8"))
 MOVES = int(os.environ.get("BENCH_MOVES", "60"))
 STORE = os.environ.get("BENCH_STORE") or None
 RAW_SAVES = int(os.environ.get("BENCH_RAW_SAVES", "2000"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "40"))
 KEYED = os.environ.get("BENCH_IDEMPOTENCY", "1") != "0"
 RESULTS: dict[str, float] = {}
 
@@ -87,44 +88,41 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     running.stop()
 
 
-def new_match(client: httpx.Client) -> tuple[str, str, int]:
-    response = client.post("/matches", json={"game": "test-dicevote", "variant": "solo", "players": ["solo"],
-                                             "options": {"rounds": 5, "hand_size": 1}})
-    data = response.json()
+async def new_match(connection: Connection) -> tuple[str, str, int]:
+    status, data = await connection.request("POST", "/matches", {
+        "game": "test-dicevote", "variant": "solo", "players": ["solo"], "options": {"rounds": ROUNDS, "hand_size": 1}})
+    assert status == 201, data
     return data["match_id"], data["tokens"]["seats"][0]["token"], data["version"]
 
 
-def client_loop(url: str, moves: int, latencies: list[float], lock: threading.Lock) -> None:
-    mine: list[float] = []
-    with httpx.Client(base_url=url, timeout=60) as client:
-        match_id, token, version = new_match(client)
+async def client_loop(url: str, moves: int, latencies: list[float]) -> None:
+    """One client: its own connection and solo matches, one move after another."""
+    async with Connection(url) as connection:
+        match_id, token, version = await new_match(connection)
         turn = 0
         for _ in range(moves):
             move = {"type": "pass"} if turn % 2 == 0 else {"type": "vote", "choice": "high"}
             headers = {**bearer(token), **({"Idempotency-Key": uuid.uuid4().hex} if KEYED else {})}
             started = time.perf_counter()
-            response = client.post(f"/matches/{match_id}/moves", headers=headers,
-                                   json={"move": move, "expected_version": version})
-            mine.append(time.perf_counter() - started)
-            assert response.status_code == 200, response.text
-            version = response.json()["version"]
+            status, data = await connection.request("POST", f"/matches/{match_id}/moves",
+                                                    {"move": move, "expected_version": version}, headers)
+            latencies.append(time.perf_counter() - started)
+            assert status == 200, data
+            version = data["version"]
             turn += 1
-            if turn == 10:  # the solo match is over after five rounds
-                match_id, token, version = new_match(client)
+            if turn == 2 * ROUNDS:  # the solo match is over: each round is a pass and a vote
+                match_id, token, version = await new_match(connection)
                 turn = 0
-    with lock:
-        latencies.extend(mine)
+
+
+async def _all_clients(url: str, latencies: list[float]) -> None:
+    await asyncio.gather(*(client_loop(url, MOVES, latencies) for _ in range(CLIENTS)))
 
 
 def http_moves(url: str) -> dict[str, float]:
     latencies: list[float] = []
-    lock = threading.Lock()
-    threads = [threading.Thread(target=client_loop, args=(url, MOVES, latencies, lock)) for _ in range(CLIENTS)]
     started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    asyncio.run(_all_clients(url, latencies))
     elapsed = time.perf_counter() - started
     ordered = sorted(latencies)
     return {"moves": len(ordered), "seconds": elapsed, "moves_per_second": len(ordered) / elapsed,
@@ -132,10 +130,7 @@ def http_moves(url: str) -> dict[str, float]:
 
 
 def test_submit_move_over_http(benchmark: Any, server: Server) -> None:
-    with httpx.Client(base_url=server.url) as client:  # warm up
-        match_id, token, version = new_match(client)
-        client.post(f"/matches/{match_id}/moves", headers=bearer(token),
-                    json={"move": {"type": "pass"}, "expected_version": version})
+    asyncio.run(client_loop(server.url, 2, []))  # warm up
     result = benchmark.pedantic(http_moves, args=(server.url,), rounds=1, iterations=1)
     benchmark.extra_info.update({k: round(v, 2) for k, v in result.items()})
     raw = RESULTS.get("raw_saves_per_second")

@@ -12,12 +12,14 @@ plain threads.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
+import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
@@ -26,6 +28,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
+from .group_commit import GroupCommit
 from .index import MatchIndex
 from .kernel import component_store, record
 from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, visible_to
@@ -52,6 +55,7 @@ from .kernel.record import Entry
 from .kernel.redaction import redact
 from .kernel.registry import get_game
 from .kernel.viewers import Actor, Viewer
+from .recorders import Answer, AnswerRecorder
 from .settings import StoreSettings
 
 T = TypeVar("T")
@@ -135,6 +139,13 @@ class MatchCache:
         self.keep(match)
         return match
 
+    def known(self, match_id: UUID) -> Match:
+        """The cached match as this process last saw it (the store is read only on a miss): for
+        facts that never change after creation, such as the randomness mode. Read-only."""
+        with self._lock:
+            cached = self._items.get(match_id)
+        return cached if cached is not None else self.current(match_id)
+
     def for_command(self, match_id: UUID, fresh: bool) -> Match:
         """A private copy of the match that a command may append to. Unless `fresh`, the cached
         copy is used as it is: the append's expected version catches any event another process
@@ -181,6 +192,21 @@ def key_record_id(key_id: str) -> UUID:
 
 
 @dataclass(frozen=True)
+class RequestKey:
+    """A client's idempotency key for one command: the scope and fingerprint its caller derived,
+    and how the caller answers the command's result. The answer is stored in the same transaction
+    as the command's events, so a retry with the same key is answered, never applied again."""
+
+    scope: str
+    fingerprint: str
+    respond: Callable[[Any], tuple[int, dict[str, Any]]]
+
+    def answer(self, result: Any) -> Answer:
+        status, body = self.respond(result)
+        return Answer(self.scope, self.fingerprint, status, json.dumps(body))
+
+
+@dataclass(frozen=True)
 class Accepted:
     """The answer to an accepted command: the receipt of its main entry and the new head."""
 
@@ -189,6 +215,8 @@ class Accepted:
     entries: tuple[Entry, ...]
     fold: MatchFold | None = field(default=None, compare=False, repr=False)
     """The match right after the command, for callers that answer with it (no second read)."""
+    answer: Answer | None = field(default=None, compare=False, repr=False)
+    """What was stored for the command's request key, if it had one."""
 
     def to_json(self) -> dict[str, Any]:
         return {"receipt": self.receipt.to_json(), "version": self.version,
@@ -213,6 +241,7 @@ class Ringside(Application[UUID]):
         self.clock: Clock = clock or utc_now
         self._seeds: dict[UUID, str] = {}
         self._matches = MatchCache(self, self.CACHE_SIZE)
+        self._commits = GroupCommit(self)
         self.index = MatchIndex(self, settings)
         component_store.add_loader(self._load_components)
 
@@ -224,6 +253,7 @@ class Ringside(Application[UUID]):
 
     def close(self) -> None:
         component_store.remove_loader(self._load_components)
+        self._commits.close()
         self.index.close()
         super().close()
 
@@ -360,8 +390,20 @@ class Ringside(Application[UUID]):
 
     # ==== playing ==========================================================================
     def submit_move(self, match_id: UUID, seat: int, move: Any, *, actor: Actor | None = None,
-                    expected_version: int | None = None, claimed_at: str | None = None) -> Accepted:
+                    expected_version: int | None = None, claimed_at: str | None = None,
+                    key: RequestKey | None = None) -> Accepted:
         """A seat's move: checked against the rules, recorded, then automatic steps settled."""
+        return self._command(match_id, expected_version, self._move(match_id, seat, move, actor, claimed_at), key)
+
+    async def submit_move_async(self, match_id: UUID, seat: int, move: Any, *, actor: Actor | None = None,
+                                expected_version: int | None = None, claimed_at: str | None = None,
+                                key: RequestKey | None = None) -> Accepted:
+        """`submit_move` for an event loop (the API's hot path)."""
+        return await self._command_async(match_id, expected_version,
+                                         self._move(match_id, seat, move, actor, claimed_at), key)
+
+    def _move(self, match_id: UUID, seat: int, move: Any, actor: Actor | None,
+              claimed_at: str | None) -> Callable[[Match], tuple[Entry, list[Entry]]]:
         actor = actor or Actor.player(seat)
         _check_player(seat, actor)
 
@@ -376,12 +418,20 @@ class Ringside(Application[UUID]):
             main = self._append(match, record.MOVE, actor, payload)
             return main, [main, *self._settle(match)]
 
-        return self._command(match_id, expected_version, command)
+        return command
 
     def submit_outcome(self, match_id: UUID, outcome: JSON, *, actor: Actor,
-                       expected_version: int | None = None) -> Accepted:
+                       expected_version: int | None = None, key: RequestKey | None = None) -> Accepted:
         """A recorder's (or an arbiter's) chance outcome in recorded mode, recorded with who entered
         it; refused if it could not have happened."""
+        return self._command(match_id, expected_version, self._outcome(outcome, actor), key)
+
+    async def submit_outcome_async(self, match_id: UUID, outcome: JSON, *, actor: Actor,
+                                   expected_version: int | None = None, key: RequestKey | None = None) -> Accepted:
+        """`submit_outcome` for an event loop."""
+        return await self._command_async(match_id, expected_version, self._outcome(outcome, actor), key)
+
+    def _outcome(self, outcome: JSON, actor: Actor) -> Callable[[Match], tuple[Entry, list[Entry]]]:
         if actor.kind not in ("recorder", "arbiter"):
             raise ForbiddenError("only a recorder or an arbiter enters chance outcomes")
 
@@ -393,7 +443,7 @@ class Ringside(Application[UUID]):
             main = self._append_chance(match, outcome, {"mode": "recorded"}, actor)
             return main, [main, *self._settle(match)]
 
-        return self._command(match_id, expected_version, command)
+        return command
 
     def play_bot(self, match_id: UUID, bot: str = "random", seed: int = 0) -> Accepted | None:
         """Let a bot make the next move for the first seat to act; None if no seat is to act."""
@@ -410,7 +460,7 @@ class Ringside(Application[UUID]):
 
     # ==== undo ==============================================================================
     def request_undo(self, match_id: UUID, seat: int, from_seq: int | None = None, *,
-                     actor: Actor | None = None, reason: str = "") -> Accepted:
+                     actor: Actor | None = None, reason: str = "", key: RequestKey | None = None) -> Accepted:
         """Take back this seat's moves from `from_seq` (default: its last move) onwards.
 
         Within the last barrier and where the policy allows, the retraction follows at once;
@@ -450,10 +500,10 @@ class Ringside(Application[UUID]):
                 entries.extend(self._settle(match))
             return main, entries
 
-        return self._command(match_id, None, command)
+        return self._command(match_id, None, command, key)
 
     def answer_undo(self, match_id: UUID, request_id: str, accept: bool, *, seat: int | None,
-                    actor: Actor) -> Accepted:
+                    actor: Actor, key: RequestKey | None = None) -> Accepted:
         """A seat's consent (or refusal), or an arbiter's decision (seat None), on a pending request."""
         _check_answerer(seat, actor)
 
@@ -477,9 +527,9 @@ class Ringside(Application[UUID]):
                 entries.extend(self._settle(match))
             return main, entries
 
-        return self._command(match_id, None, command)
+        return self._command(match_id, None, command, key)
 
-    def redo(self, match_id: UUID, *, seat: int | None, actor: Actor) -> Accepted:
+    def redo(self, match_id: UUID, *, seat: int | None, actor: Actor, key: RequestKey | None = None) -> Accepted:
         """Put back the moves of the last retraction, while nothing else has happened since."""
         _check_answerer(seat, actor)
 
@@ -494,10 +544,11 @@ class Ringside(Application[UUID]):
             main = self._append(match, record.REDONE, actor, {"retraction": fold.redo_candidate})
             return main, [main, *self._settle(match)]
 
-        return self._command(match_id, None, command)
+        return self._command(match_id, None, command, key)
 
     # ==== rulings and reveal ==================================================================
-    def make_ruling(self, match_id: UUID, ruling: dict[str, Any], *, actor: Actor) -> Accepted:
+    def make_ruling(self, match_id: UUID, ruling: dict[str, Any], *, actor: Actor,
+                    key: RequestKey | None = None) -> Accepted:
         """An arbiter's decision: correction (take back from a seq), penalty, forfeit, adjudicated
         result, or an illegal move that stands."""
         if actor.kind != "arbiter":
@@ -555,7 +606,7 @@ class Ringside(Application[UUID]):
                 entries.extend(self._settle(match))
             return main, entries
 
-        return self._command(match_id, None, command)
+        return self._command(match_id, None, command, key)
 
     def seed_for_arbiter(self, match_id: UUID) -> dict[str, Any]:
         """The secret seed, for an arbiter's eyes only. It enters the public record only when the
@@ -566,7 +617,8 @@ class Ringside(Application[UUID]):
 
     # ==== annotations ======================================================================
     def annotate(self, match_id: UUID, seq: int, text: str, *, actor: Actor, glyphs: list[str] | None = None,
-                 tags: list[str] | None = None, visibility: str = "public") -> dict[str, Any]:
+                 tags: list[str] | None = None, visibility: str = "public",
+                 key: RequestKey | None = None) -> dict[str, Any]:
         """Add an annotation anchored to event `seq` and its hash."""
         fold = self.fold(match_id)
         if not isinstance(seq, int) or isinstance(seq, bool) or not 1 <= seq <= fold.seq:
@@ -580,11 +632,11 @@ class Ringside(Application[UUID]):
             self._append_annotation(log, record.ANNOTATION_ADDED, actor, {"id": annotation_id, **body})
             return annotation_id
 
-        return self._annotation_command(match_id, add, create=True)
+        return self._annotation_command(match_id, add, create=True, key=key)
 
     def edit_annotation(self, match_id: UUID, annotation_id: str, *, actor: Actor, text: str | None = None,
                         glyphs: list[str] | None = None, tags: list[str] | None = None,
-                        visibility: str | None = None) -> dict[str, Any]:
+                        visibility: str | None = None, key: RequestKey | None = None) -> dict[str, Any]:
         """Change one's own annotation; the earlier text stays in the stream."""
         changes: dict[str, Any] = {"id": annotation_id}
         if text is not None:
@@ -601,21 +653,22 @@ class Ringside(Application[UUID]):
             self._append_annotation(log, record.ANNOTATION_EDITED, actor, changes)
             return annotation_id
 
-        return self._annotation_command(match_id, edit, create=False)
+        return self._annotation_command(match_id, edit, create=False, key=key)
 
     def _annotation_command(self, match_id: UUID, change: Callable[[AnnotationLog], str],
-                            create: bool) -> dict[str, Any]:
+                            create: bool, key: RequestKey | None) -> dict[str, Any]:
         """Apply a change to the annotation stream, retrying when another writer got there first."""
         for _ in range(RETRIES):
             log = self._annotation_log(match_id, create=create)
             if log is None:
                 raise NotFoundError(f"match {match_id} has no annotations")
-            annotation_id = change(log)
+            annotation = dict(log.fold.items[change(log)])
             try:
-                self.save(log)
+                self.save(log, answers=[] if key is None else [key.answer(annotation)])
             except IntegrityError:
+                self._check_unanswered(key)
                 continue
-            return dict(log.fold.items[annotation_id])
+            return annotation
         raise ConflictError(f"the annotations of {match_id} kept changing under concurrent writes; try again")
 
     def _append_annotation(self, log: AnnotationLog, kind: str, actor: Actor, payload: dict[str, Any]) -> None:
@@ -665,6 +718,11 @@ class Ringside(Application[UUID]):
         if at is not None and match.version < at:
             raise InvalidRequestError(f"the match has {match.version} events, not {at}")
         return match.fold
+
+    def known_fold(self, match_id: UUID) -> MatchFold:
+        """A fold of the match that may lag behind other processes' appends: only for facts fixed
+        at creation (header, seats, randomness mode). Saves a store read on the write path."""
+        return self._matches.known(match_id).fold
 
     def entries(self, match_id: UUID, start: int = 1, stop: int | None = None) -> list[Entry]:
         """The raw (unredacted) entries from `start` to `stop` inclusive."""
@@ -776,7 +834,46 @@ class Ringside(Application[UUID]):
 
     # ==== internals =========================================================================
     def _command(self, match_id: UUID, expected_version: int | None,
-                 command: Callable[[Match], tuple[Entry, list[Entry]]]) -> Accepted:
+                 command: Callable[[Match], tuple[Entry, list[Entry]]], key: RequestKey | None = None) -> Accepted:
+        """Run a command to its end, waiting for its group commit in this thread."""
+        steps = self._command_steps(match_id, expected_version, command, key)
+        match, answers = next(steps)
+        while True:
+            try:
+                self._commits.submit(match, answers).result()
+                refusal = None
+            except IntegrityError as error:
+                refusal = error
+            try:
+                match, answers = steps.send(refusal)
+            except StopIteration as finished:
+                accepted: Accepted = finished.value
+                return accepted
+
+    async def _command_async(self, match_id: UUID, expected_version: int | None,
+                             command: Callable[[Match], tuple[Entry, list[Entry]]],
+                             key: RequestKey | None = None) -> Accepted:
+        """The same, for an event loop: the checks run here, the wait for the commit holds no thread."""
+        steps = self._command_steps(match_id, expected_version, command, key)
+        match, answers = next(steps)
+        while True:
+            try:
+                await asyncio.wrap_future(self._commits.submit(match, answers))
+                refusal = None
+            except IntegrityError as error:
+                refusal = error
+            try:
+                match, answers = steps.send(refusal)
+            except StopIteration as finished:
+                accepted: Accepted = finished.value
+                return accepted
+
+    def _command_steps(self, match_id: UUID, expected_version: int | None,
+                       command: Callable[[Match], tuple[Entry, list[Entry]]], key: RequestKey | None,
+                       ) -> Generator[tuple[Match, list[Answer]], IntegrityError | None, Accepted]:
+        """A command's attempts: each yields the match to save (with the answer to store for its
+        request key) and is sent back the save's `IntegrityError` (another writer appended first,
+        or the key was answered meanwhile) or None. One logic for both drivers."""
         fresh = False  # the first try trusts this process's cached copy; later ones re-read the store
         for _ in range(RETRIES):
             match = self._matches.for_command(match_id, fresh)
@@ -791,17 +888,38 @@ class Ringside(Application[UUID]):
                     raise
                 fresh = True  # never refuse on a copy that another process may have outdated
                 continue
-            try:
-                self.save(match)
-            except IntegrityError:
+            accepted = self._accepted(match, main, tuple(entries))
+            answers = [] if key is None else [key.answer(accepted)]
+            conflict = yield match, answers
+            if conflict is not None:
+                self._check_unanswered(key)
                 if expected_version is not None:
-                    current = self._current_version(match_id)
-                    raise StaleVersionError(expected_version, current) from None
+                    raise StaleVersionError(expected_version, self._current_version(match_id)) from None
                 fresh = True
                 continue
             self._matches.keep(match)
-            return self._accepted(match, main, tuple(entries))
+            return replace(accepted, answer=answers[0] if answers else None)
         raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
+
+    def answer(self, scope: str) -> Answer | None:
+        """The stored answer to a keyed request, if it was answered."""
+        recorder = self.recorder
+        assert isinstance(recorder, AnswerRecorder)
+        return recorder.select_answer(scope)
+
+    def record_answer(self, answer: Answer) -> None:
+        """Keep the answer to a keyed request that changed nothing (a refusal), unless the key was
+        answered meanwhile."""
+        self._commits.submit(None, [replace(answer, final=False)]).result()
+
+    async def record_answer_async(self, answer: Answer) -> None:
+        await asyncio.wrap_future(self._commits.submit(None, [replace(answer, final=False)]))
+
+    def _check_unanswered(self, key: RequestKey | None) -> None:
+        """After a refused save: if the request's key was answered meanwhile (a duplicate won the
+        race), retrying would only collide again; the caller replays the stored answer."""
+        if key is not None and self.answer(key.scope) is not None:
+            raise ConflictError("a request with this key was answered meanwhile")
 
     def _check_recorded_here(self, fold: MatchFold) -> None:
         """A match whose record another server signed continues only there: appending here would

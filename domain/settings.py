@@ -49,6 +49,7 @@ class StoreSettings:
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.sqlite_path()),
                 "SQLITE_LOCK_TIMEOUT": "30",
+                "APPLICATION_RECORDER_TOPIC": "domain.recorders:SQLiteRecorder",
             }
         parts = urlparse(self.database_url)
         query = parse_qs(parts.query)
@@ -61,6 +62,7 @@ class StoreSettings:
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
             "POSTGRES_POOL_SIZE": "5",
             "POSTGRES_MAX_OVERFLOW": "10",
+            "APPLICATION_RECORDER_TOPIC": "domain.recorders:PostgresRecorder",
         }
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"][0]

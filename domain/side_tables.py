@@ -63,14 +63,11 @@ class SideTables:
         return connection
 
     @contextmanager
-    def transaction(self, flush: bool = True) -> Iterator[Any]:
-        """A cursor in one transaction. `flush=False` lets PostgreSQL commit without waiting for the
-        WAL flush, for rows whose loss in a database crash is harmless."""
+    def transaction(self) -> Iterator[Any]:
+        """A cursor in one transaction."""
         if self._pool is not None:
             with self._pool.connection() as connection, connection.transaction(), \
                     connection.cursor() as cursor:
-                if not flush:
-                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
                 yield cursor
             return
         cursor = self._sqlite().cursor()

@@ -12,6 +12,8 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
 
+from domain.application import RequestKey
+
 from .. import idempotency
 from ..auth import Principal, unauthorized
 from ..context import ApiContext, caller, context
@@ -37,11 +39,12 @@ def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ct
     if not principal.authenticated:
         raise unauthorized("annotating needs a token, so that only you can edit it later")
 
-    def execute() -> tuple[int, dict[str, Any]]:
-        return 201, ctx.ringside.annotate(match_id, body.seq, body.text, actor=principal.actor(),
-                                          glyphs=body.glyphs, tags=body.tags, visibility=body.visibility)
+    def execute(key: RequestKey | None) -> dict[str, Any]:
+        return ctx.ringside.annotate(match_id, body.seq, body.text, actor=principal.actor(), glyphs=body.glyphs,
+                                     tags=body.tags, visibility=body.visibility, key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+                           lambda annotation: (201, annotation))
 
 
 @router.patch("/{annotation_id}", response_model=AnnotationOut, responses=WRITE,
@@ -52,9 +55,11 @@ def edit_annotation(match_id: UUID, body: AnnotationEdit, request: Request, ctx:
     if not principal.authenticated:
         raise unauthorized("editing an annotation needs its author's token")
 
-    def execute() -> tuple[int, dict[str, Any]]:
+    def execute(key: RequestKey | None) -> dict[str, Any]:
         ctx.ringside.fold(match_id)
-        return 200, ctx.ringside.edit_annotation(match_id, annotation_id, actor=principal.actor(), text=body.text,
-                                                 glyphs=body.glyphs, tags=body.tags, visibility=body.visibility)
+        return ctx.ringside.edit_annotation(match_id, annotation_id, actor=principal.actor(), text=body.text,
+                                            glyphs=body.glyphs, tags=body.tags, visibility=body.visibility,
+                                            key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+                           lambda annotation: (200, annotation))

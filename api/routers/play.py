@@ -13,11 +13,12 @@ from uuid import UUID
 from fastapi import APIRouter, Body, Depends, Header, Path, Request
 from fastapi.responses import JSONResponse
 
+from domain.application import Accepted, RequestKey
 from domain.kernel.viewers import Actor
 
 from .. import idempotency
 from ..auth import Principal, forbidden, unauthorized
-from ..context import ApiContext, accepted_body, caller, context
+from ..context import ApiContext, accepted_answer, caller, context
 from ..schemas import AcceptedOut, MoveIn, OutcomeIn, RedoIn, RulingIn, SeedOut, UndoAnswerIn, UndoIn
 from . import READ, WRITE
 
@@ -31,43 +32,49 @@ ACCEPTED = {"model": AcceptedOut, "description": "accepted: the receipt, new ver
 
 @router.post("/moves", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Submit a move (as the caller's seat, or for a seat as arbiter / recorder)")
-def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
-                idempotency_key: IdempotencyKey = None) -> JSONResponse:
-    def execute() -> tuple[int, dict[str, Any]]:
-        fold = ctx.ringside.fold(match_id)
+async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
+                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    """The hot path runs on the event loop: the rules check is CPU work that a thread-pool hop would
+    only add to, and the wait for the group commit holds no thread."""
+    async def execute(key: RequestKey | None) -> Accepted:
+        fold = ctx.ringside.known_fold(match_id)  # only its fixed randomness mode is consulted
         seat, actor = principal.act_for_seat(fold, body.seat, "submitting a move", recorder_allowed=True)
-        accepted = ctx.ringside.submit_move(match_id, seat, body.move, actor=actor,
-                                            expected_version=body.expected_version, claimed_at=body.claimed_at)
-        return 200, accepted_body(ctx, match_id, accepted, principal)
+        accepted = await ctx.ringside.submit_move_async(match_id, seat, body.move, actor=actor,
+                                                        expected_version=body.expected_version,
+                                                        claimed_at=body.claimed_at, key=key)
+        return accepted
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
+                                       execute, accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/outcomes", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Enter a chance outcome as it happened at the table (recorder, recorded mode)")
-def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
-                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
+async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
+                         idempotency_key: IdempotencyKey = None) -> JSONResponse:
     principal.require("recorder", action="entering a chance outcome")
 
-    def execute() -> tuple[int, dict[str, Any]]:
-        accepted = ctx.ringside.submit_outcome(match_id, body.outcome, actor=Actor("recorder"),
-                                               expected_version=body.expected_version)
-        return 200, accepted_body(ctx, match_id, accepted, principal)
+    async def execute(key: RequestKey | None) -> Accepted:
+        accepted = await ctx.ringside.submit_outcome_async(match_id, body.outcome, actor=Actor("recorder"),
+                                                           expected_version=body.expected_version, key=key)
+        return accepted
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
+                                       execute, accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/undo-requests", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Ask to take back a seat's moves (granted at once within the last barrier)")
 def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, principal: Caller,
                  idempotency_key: IdempotencyKey = None) -> JSONResponse:
-    def execute() -> tuple[int, dict[str, Any]]:
+    def execute(key: RequestKey | None) -> Accepted:
         fold = ctx.ringside.fold(match_id)
         seat, actor = principal.act_for_seat(fold, body.seat, "asking for an undo")
-        accepted = ctx.ringside.request_undo(match_id, seat, body.from_seq, actor=actor, reason=body.reason)
-        return 200, accepted_body(ctx, match_id, accepted, principal)
+        accepted = ctx.ringside.request_undo(match_id, seat, body.from_seq, actor=actor, reason=body.reason, key=key)
+        return accepted
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+                           accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/undo-requests/{request_id}/answers", response_model=AcceptedOut,
@@ -81,15 +88,16 @@ def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)],
     if principal.role not in ("seat", "arbiter"):
         raise forbidden(f"a {principal.role} token cannot answer undo requests")
 
-    def execute() -> tuple[int, dict[str, Any]]:
+    def execute(key: RequestKey | None) -> Accepted:
         seat = principal.seat if principal.role == "seat" else None
         if seat is not None and body.seat is not None and body.seat != seat:
             raise forbidden("a seat token answers only for its own seat")
         accepted = ctx.ringside.answer_undo(match_id, request_id, body.accept, seat=seat,
-                                            actor=principal.actor())
-        return 200, accepted_body(ctx, match_id, accepted, principal)
+                                            actor=principal.actor(), key=key)
+        return accepted
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+                           accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/redo", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
@@ -102,16 +110,17 @@ def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
     if principal.role not in ("seat", "arbiter"):
         raise forbidden(f"a {principal.role} token cannot redo moves")
 
-    def execute() -> tuple[int, dict[str, Any]]:
+    def execute(key: RequestKey | None) -> Accepted:
         if principal.role == "seat":
             if body.seat is not None and body.seat != principal.seat:
                 raise forbidden("a seat token acts only for its own seat")
-            accepted = ctx.ringside.redo(match_id, seat=principal.seat, actor=principal.actor())
+            accepted = ctx.ringside.redo(match_id, seat=principal.seat, actor=principal.actor(), key=key)
         else:
-            accepted = ctx.ringside.redo(match_id, seat=None, actor=Actor.arbiter())
-        return 200, accepted_body(ctx, match_id, accepted, principal)
+            accepted = ctx.ringside.redo(match_id, seat=None, actor=Actor.arbiter(), key=key)
+        return accepted
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute)
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+                           accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/rulings", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
@@ -121,11 +130,12 @@ def ruling(match_id: UUID, body: Annotated[RulingIn, Body()], request: Request, 
     principal.require("arbiter", action="making a ruling")
     payload = body.model_dump(mode="json")
 
-    def execute() -> tuple[int, dict[str, Any]]:
-        accepted = ctx.ringside.make_ruling(match_id, payload, actor=Actor.arbiter())
-        return 200, accepted_body(ctx, match_id, accepted, principal)
+    def execute(key: RequestKey | None) -> Accepted:
+        accepted = ctx.ringside.make_ruling(match_id, payload, actor=Actor.arbiter(), key=key)
+        return accepted
 
-    return idempotency.run(ctx, request, principal, idempotency_key, payload, execute)
+    return idempotency.run(ctx, request, principal, idempotency_key, payload, execute,
+                           accepted_answer(ctx, match_id, principal))
 
 
 @router.get("/seed", response_model=SeedOut, responses=READ,

@@ -473,39 +473,31 @@ def test_verification_report_as_text(client: httpx.Client) -> None:
     assert text.text.startswith("OK:") and "final state hash:" in text.text
 
 
-def test_a_claim_without_an_answer_is_never_executed_again(client: httpx.Client, server: Server) -> None:
-    """A worker that died between claiming a key and storing the answer: the retry must not apply
-    the move a second time (it may have been recorded); it gets 409 and reloads."""
+def test_a_key_answered_by_another_worker_is_replayed_not_executed(client: httpx.Client, server: Server) -> None:
+    """Answers live in the event store, written in the same transaction as the events they report:
+    a key that another worker already answered (here: a row put in place by hand) is replayed, or
+    refused if it was used for another request, and the move is never applied again."""
     import hashlib
     import sqlite3
-    import time
 
     match = create(client)
     seat, head, _ = to_move(client, match)
     token = match.seat(seat)
     scope = hashlib.sha256(f"{match.id}\n{hashlib.sha256(token.encode()).hexdigest()}\nlost-1".encode()).hexdigest()
-    with sqlite3.connect(server.data_dir / "api.sqlite3", timeout=30) as connection:
-        connection.execute(
-            "INSERT INTO ringside_api_idempotency (scope, fingerprint, claimed_at) VALUES (?, ?, ?)",
-            (scope, "whatever-it-was", time.time()),
-        )
     body = {"move": {"type": "pass"}}
+    fingerprint = hashlib.sha256(json.dumps(
+        ["POST", match.path("/moves"), {"move": {"type": "pass"}, "seat": None, "expected_version": None,
+                                        "claimed_at": None}], sort_keys=True).encode()).hexdigest()
+    with sqlite3.connect(server.data_dir / "ringside.sqlite3", timeout=30) as connection:
+        connection.execute("INSERT INTO ringside_answers (scope, fingerprint, status, body) VALUES (?, ?, ?, ?)",
+                           (scope, "another-request", 200, json.dumps({"answered": "elsewhere"})))
     reused = client.post(match.path("/moves"), headers={**bearer(token), "Idempotency-Key": "lost-1"}, json=body)
     assert reused.status_code == 422 and reused.json()["code"] == "idempotency-key-reused"
-    fingerprint = hashlib.sha256(
-        json.dumps(
-            [
-                "POST",
-                match.path("/moves"),
-                {"move": {"type": "pass"}, "seat": None, "expected_version": None, "claimed_at": None},
-            ],
-            sort_keys=True,
-        ).encode()
-    ).hexdigest()
-    with sqlite3.connect(server.data_dir / "api.sqlite3", timeout=30) as connection:
-        connection.execute("UPDATE ringside_api_idempotency SET fingerprint = ? WHERE scope = ?", (fingerprint, scope))
-    pending = client.post(match.path("/moves"), headers={**bearer(token), "Idempotency-Key": "lost-1"}, json=body)
-    assert pending.status_code == 409 and pending.json()["code"] == "idempotency-pending"
+    with sqlite3.connect(server.data_dir / "ringside.sqlite3", timeout=30) as connection:
+        connection.execute("UPDATE ringside_answers SET fingerprint = ? WHERE scope = ?", (fingerprint, scope))
+    replayed = client.post(match.path("/moves"), headers={**bearer(token), "Idempotency-Key": "lost-1"}, json=body)
+    assert replayed.status_code == 200 and replayed.headers["idempotent-replayed"] == "true"
+    assert replayed.json() == {"answered": "elsewhere"}
     assert version(client, match) == head
 
 

@@ -1,0 +1,137 @@
+"""Group commit: the matches that concurrent commands prepared are saved together, one transaction
+(and one disk flush) for all that are waiting, by one writer thread per application.
+
+Why: on the embedded store every transaction waits for its own fsync, so saving each move in a
+transaction of its own caps a server's write rate at the disk's flush rate, however many clients
+wait. Batching keeps every guarantee of a single save: the batch is one atomic write with each
+match's expected version, and if any of them conflicts (another writer got there first), every
+match of the batch is saved again on its own, so only the conflicting command sees the
+`IntegrityError` and the others still succeed.
+
+Commands wait for their save either by blocking (`Future.result()`, from plain threads) or by
+awaiting `asyncio.wrap_future(...)` (from the API's event loop), so no thread is held per request.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError
+
+from .recorders import Answer
+
+MAX_BATCH = 64
+"""Enough to absorb every waiting command of a busy worker; small enough to keep a batch's
+transaction (and a conflict's one-by-one retry) short."""
+
+
+@dataclass
+class _Job:
+    aggregate: Any
+    events: list[Any]
+    answers: list[Answer]
+    done: Future[None] = field(default_factory=Future)
+
+
+class GroupCommit:
+    """The writer thread of one application. Start is lazy; `close()` drains and stops it."""
+
+    def __init__(self, app: Application[Any], max_batch: int = MAX_BATCH) -> None:
+        self.app = app
+        self.max_batch = max_batch
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self._closed = False
+
+    def submit(self, aggregate: Any | None, answers: list[Answer] | None = None) -> Future[None]:
+        """Queue the aggregate's pending events (and the answers to store with them) for saving;
+        the future resolves once they are committed, or carries the `IntegrityError` (a stale
+        version, a key already answered) or store error that refused them."""
+        job = self._job(aggregate, answers)
+        if job.done.done():
+            return job.done
+        self._ensure_started()
+        self._jobs.put(job)
+        return job.done
+
+    @staticmethod
+    def _job(aggregate: Any | None, answers: list[Answer] | None = None) -> _Job:
+        """Take the aggregate's pending events into a job (one with nothing to save is done)."""
+        events = list(aggregate.collect_events()) if aggregate is not None else []
+        job = _Job(aggregate, events, list(answers or ()))
+        if not job.events and not job.answers:
+            job.done.set_result(None)
+        return job
+
+    def close(self) -> None:
+        with self._start_lock:
+            self._closed = True
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join()
+
+    def _ensure_started(self) -> None:
+        if self._thread is not None:
+            return
+        with self._start_lock:
+            if self._closed:
+                raise RuntimeError("the application is closed")
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="ringside-group-commit", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < self.max_batch:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                batch.append(job)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[_Job]) -> None:
+        if len(batch) > 1:
+            try:
+                self._save(batch)
+            except IntegrityError:
+                pass  # someone's expected version is stale: find whose, one by one
+            except BaseException as error:  # the store failed: nothing of the batch was written
+                for job in batch:
+                    job.done.set_exception(error)
+                return
+            else:
+                for job in batch:
+                    job.done.set_result(None)
+                return
+        for job in batch:
+            try:
+                self._save([job])
+            except BaseException as error:
+                job.done.set_exception(error)
+            else:
+                job.done.set_result(None)
+
+    def _save(self, batch: list[_Job]) -> None:
+        """One atomic save of every job's events. The aggregates come along (their events already
+        taken) so the application still takes its periodic snapshots of them."""
+        events = [event for job in batch for event in job.events]
+        answers = [answer for job in batch for answer in job.answers]
+        self.app.save(*events, *(job.aggregate for job in batch), answers=answers)

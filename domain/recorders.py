@@ -1,0 +1,127 @@
+"""The event store's recorders, extended with one table: the stored answers to keyed requests.
+
+A client that retries a write with the same idempotency key must get the first answer, and the
+write must never apply twice, even when the retry reaches another worker while the first attempt
+is still running, or after a crash. The answer is therefore written in the *same transaction* as
+the events it answers (eventsourcing's `_insert_events` hook, the one its process recorders use
+for tracking records): either both are committed or neither is. A second attempt with the same key
+fails on the answer's primary key, and its caller replays the stored answer instead.
+
+Selected through eventsourcing's `APPLICATION_RECORDER_TOPIC` (see `settings.py`), for SQLite and
+PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore
+
+ANSWERS_TABLE = "ringside_answers"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to one keyed request. `scope` names the key (hashed with its caller and target);
+    `fingerprint` the request it was first used for; `final` answers were written with the changes
+    they report (a duplicate key refuses the whole transaction), others (refusals, which change
+    nothing) are only kept if the key was still unused."""
+
+    scope: str
+    fingerprint: str
+    status: int
+    body: str
+    final: bool = True
+
+
+class AnswerRecorder:
+    """What both recorders offer beyond eventsourcing's."""
+
+    def select_answer(self, scope: str) -> Answer | None:
+        raise NotImplementedError
+
+
+def _answers(kwargs: dict[str, Any]) -> Sequence[Answer]:
+    answers: Sequence[Answer] = kwargs.get("answers") or ()
+    return answers
+
+
+def _answer(row: Any) -> Answer:
+    return Answer(str(row[0]), str(row[1]), int(row[2]), str(row[3]))
+
+
+class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
+    """The SQLite application recorder with the answers table in the same database file."""
+
+    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(),
+                f"CREATE TABLE IF NOT EXISTS {ANSWERS_TABLE} (scope TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, "
+                "status INTEGER NOT NULL, body TEXT NOT NULL)"]
+
+    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
+        notification_ids = super()._insert_events(c, stored_events, **kwargs)
+        for answer in _answers(kwargs):
+            verb = "INSERT" if answer.final else "INSERT OR IGNORE"
+            c.execute(f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body) VALUES (?, ?, ?, ?)",
+                      (answer.scope, answer.fingerprint, answer.status, answer.body))
+        return notification_ids
+
+    def select_answer(self, scope: str) -> Answer | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT scope, fingerprint, status, body FROM {ANSWERS_TABLE} WHERE scope = ?", (scope,))
+            row = c.fetchone()
+        return None if row is None else _answer(row)
+
+
+class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
+    """The PostgreSQL application recorder with the answers table in the same schema."""
+
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        from psycopg.sql import SQL, Identifier
+
+        self._answers_table = SQL("{schema}.{table}").format(schema=Identifier(self.datastore.schema),
+                                                             table=Identifier(ANSWERS_TABLE))
+        self.sql_create_statements.append(SQL(
+            "CREATE TABLE IF NOT EXISTS {table} (scope text PRIMARY KEY, fingerprint text NOT NULL, "
+            "status integer NOT NULL, body text NOT NULL)").format(table=self._answers_table))
+
+    def _insert_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
+        """Answers that come without events (refusals: never a conflict) go in here."""
+        super()._insert_events(curs, stored_events, **kwargs)
+        if not stored_events:
+            self._insert_answers(curs, _answers(kwargs))
+
+    def _insert_stored_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
+        """Answers that report events go in after them (the events table is locked by then, so
+        every writer takes its locks in the same order), on a cursor of their own (the events'
+        cursor still has to return their notification IDs), and before the pipeline's sync: a
+        duplicate key surfaces there as the `IntegrityError` of the whole transaction."""
+        super()._insert_stored_events(curs, stored_events, **kwargs)
+        with curs.connection.cursor() as answers_cursor:
+            self._insert_answers(answers_cursor, _answers(kwargs))
+
+    def _insert_answers(self, curs: Any, answers: Sequence[Answer]) -> None:
+        from psycopg.sql import SQL
+
+        for answer in answers:
+            conflict = SQL("") if answer.final else SQL(" ON CONFLICT (scope) DO NOTHING")
+            curs.execute(SQL("INSERT INTO {table} (scope, fingerprint, status, body) VALUES (%s, %s, %s, %s)")
+                         .format(table=self._answers_table) + conflict,
+                         (answer.scope, answer.fingerprint, answer.status, answer.body))
+
+    def select_answer(self, scope: str) -> Answer | None:
+        from psycopg.sql import SQL
+
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(SQL("SELECT scope, fingerprint, status, body FROM {table} WHERE scope = %s")
+                         .format(table=self._answers_table), (scope,))
+            row = curs.fetchone()
+        return None if row is None else Answer(str(row["scope"]), str(row["fingerprint"]), int(row["status"]),
+                                               str(row["body"]))
