@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from domain.application import RequestKey
 from domain.kernel.errors import RingsideError
@@ -36,7 +36,7 @@ AsyncExecute = Callable[[RequestKey | None], Awaitable[Any]]
 
 
 def run(ctx: ApiContext, request: Request, principal: Principal, key: str | None, payload: Any,
-        execute: Execute, respond: Respond) -> JSONResponse:
+        execute: Execute, respond: Respond) -> Response:
     """Run a write once per key: `execute` performs it with the request key (None without a key:
     spectators write nothing to remember), `respond` turns its result into the answer."""
     request_key = _request_key(request, principal, key, payload, respond)
@@ -51,11 +51,11 @@ def run(ctx: ApiContext, request: Request, principal: Principal, key: str | None
             return _replay(request_key, stored)
         ctx.ringside.record_answer(answer)
         return _kept(request_key, answer, ctx.ringside.answer(answer.scope))
-    return _response(*respond(result))
+    return _accepted(result, respond)
 
 
 async def run_async(ctx: ApiContext, request: Request, principal: Principal, key: str | None, payload: Any,
-                    execute: AsyncExecute, respond: Respond) -> JSONResponse:
+                    execute: AsyncExecute, respond: Respond) -> Response:
     """`run` for writes that await the group commit on the event loop instead of holding a thread."""
     request_key = _request_key(request, principal, key, payload, respond)
     if request_key is None:
@@ -69,7 +69,7 @@ async def run_async(ctx: ApiContext, request: Request, principal: Principal, key
             return _replay(request_key, stored)
         await ctx.ringside.record_answer_async(answer)
         return _kept(request_key, answer, ctx.ringside.answer(answer.scope))
-    return _response(*respond(result))
+    return _accepted(result, respond)
 
 
 def _request_key(request: Request, principal: Principal, key: str | None, payload: Any,
@@ -110,6 +110,14 @@ def _replay(key: RequestKey, stored: Answer) -> JSONResponse:
         raise ApiProblem(422, "idempotency-key-reused",
                          "this Idempotency-Key was already used for a different request")
     return _response(stored.status, json.loads(stored.body), replayed=True)
+
+
+def _accepted(result: Any, respond: Respond) -> Response:
+    """The answer to a keyed write that went through: the very bytes stored under its key."""
+    answer = getattr(result, "answer", None)
+    if isinstance(answer, Answer):
+        return Response(answer.body, status_code=answer.status, media_type="application/json")
+    return _response(*respond(result))
 
 
 def _response(status: int, body: dict[str, Any], replayed: bool = False) -> JSONResponse:

@@ -38,6 +38,7 @@ MOVES = int(os.environ.get("BENCH_MOVES", "60"))
 STORE = os.environ.get("BENCH_STORE") or None
 RAW_SAVES = int(os.environ.get("BENCH_RAW_SAVES", "2000"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "40"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "1"))
 KEYED = os.environ.get("BENCH_IDEMPOTENCY", "1") != "0"
 RESULTS: dict[str, float] = {}
 
@@ -83,7 +84,7 @@ def test_raw_eventsourcing_single_event_save(benchmark: Any) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    running = Server(tmp_path_factory.mktemp("bench") / "data", store=STORE).start()
+    running = Server(tmp_path_factory.mktemp("bench") / "data", store=STORE, workers=WORKERS).start()
     yield running
     running.stop()
 
@@ -134,7 +135,8 @@ def test_submit_move_over_http(benchmark: Any, server: Server) -> None:
     result = benchmark.pedantic(http_moves, args=(server.url,), rounds=1, iterations=1)
     benchmark.extra_info.update({k: round(v, 2) for k, v in result.items()})
     raw = RESULTS.get("raw_saves_per_second")
-    print(f"\nsubmit move over HTTP, {CLIENTS} clients: {result['moves_per_second']:.0f} moves/s, "
+    print(f"\nsubmit move over HTTP, {CLIENTS} clients, {WORKERS} server worker(s): "
+          f"{result['moves_per_second']:.0f} moves/s, "
           f"p50 {result['p50_ms']:.1f} ms, p99 {result['p99_ms']:.1f} ms ({result['moves']:.0f} moves)")
     if raw:
         ratio = result["moves_per_second"] / raw

@@ -203,7 +203,7 @@ class RequestKey:
 
     def answer(self, result: Any) -> Answer:
         status, body = self.respond(result)
-        return Answer(self.scope, self.fingerprint, status, json.dumps(body))
+        return Answer(self.scope, self.fingerprint, status, json.dumps(body, separators=(",", ":")))
 
 
 @dataclass(frozen=True)

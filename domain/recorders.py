@@ -86,11 +86,17 @@ class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
         super().__init__(datastore, events_table_name=events_table_name)
         from psycopg.sql import SQL, Identifier
 
-        self._answers_table = SQL("{schema}.{table}").format(schema=Identifier(self.datastore.schema),
-                                                             table=Identifier(ANSWERS_TABLE))
+        table = SQL("{schema}.{table}").format(schema=Identifier(self.datastore.schema),
+                                               table=Identifier(ANSWERS_TABLE))
         self.sql_create_statements.append(SQL(
             "CREATE TABLE IF NOT EXISTS {table} (scope text PRIMARY KEY, fingerprint text NOT NULL, "
-            "status integer NOT NULL, body text NOT NULL)").format(table=self._answers_table))
+            "status integer NOT NULL, body text NOT NULL)").format(table=table))
+        insert = SQL("INSERT INTO {table} (scope, fingerprint, status, body) VALUES (%s, %s, %s, %s)").format(
+            table=table)
+        self._insert_final = insert
+        self._insert_unless_answered = insert + SQL(" ON CONFLICT (scope) DO NOTHING")
+        self._select_answer = SQL("SELECT scope, fingerprint, status, body FROM {table} WHERE scope = %s").format(
+            table=table)
 
     def _insert_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
         """Answers that come without events (refusals: never a conflict) go in here."""
@@ -108,20 +114,13 @@ class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
             self._insert_answers(answers_cursor, _answers(kwargs))
 
     def _insert_answers(self, curs: Any, answers: Sequence[Answer]) -> None:
-        from psycopg.sql import SQL
-
         for answer in answers:
-            conflict = SQL("") if answer.final else SQL(" ON CONFLICT (scope) DO NOTHING")
-            curs.execute(SQL("INSERT INTO {table} (scope, fingerprint, status, body) VALUES (%s, %s, %s, %s)")
-                         .format(table=self._answers_table) + conflict,
-                         (answer.scope, answer.fingerprint, answer.status, answer.body))
+            curs.execute(self._insert_final if answer.final else self._insert_unless_answered,
+                         (answer.scope, answer.fingerprint, answer.status, answer.body), prepare=True)
 
     def select_answer(self, scope: str) -> Answer | None:
-        from psycopg.sql import SQL
-
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(SQL("SELECT scope, fingerprint, status, body FROM {table} WHERE scope = %s")
-                         .format(table=self._answers_table), (scope,))
+            curs.execute(self._select_answer, (scope,), prepare=True)
             row = curs.fetchone()
         return None if row is None else Answer(str(row["scope"]), str(row["fingerprint"]), int(row["status"]),
                                                str(row["body"]))

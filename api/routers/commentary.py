@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Depends, Path, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from domain.application import RequestKey
 
@@ -35,7 +35,7 @@ def list_annotations(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, A
 @router.post("", status_code=201, response_model=AnnotationOut, responses=WRITE,
              summary="Annotate an event (any token; the token's role is the author)")
 def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ctx, principal: Caller,
-                   idempotency_key: IdempotencyKey = None) -> JSONResponse:
+                   idempotency_key: IdempotencyKey = None) -> Response:
     if not principal.authenticated:
         raise unauthorized("annotating needs a token, so that only you can edit it later")
 
@@ -51,7 +51,7 @@ def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ct
               summary="Edit your own annotation")
 def edit_annotation(match_id: UUID, body: AnnotationEdit, request: Request, ctx: Ctx, principal: Caller,
                     annotation_id: Annotated[str, Path(max_length=64)],
-                    idempotency_key: IdempotencyKey = None) -> JSONResponse:
+                    idempotency_key: IdempotencyKey = None) -> Response:
     if not principal.authenticated:
         raise unauthorized("editing an annotation needs its author's token")
 

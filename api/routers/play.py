@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Body, Depends, Header, Path, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from domain.application import Accepted, RequestKey
 from domain.kernel.viewers import Actor
@@ -33,7 +33,7 @@ ACCEPTED = {"model": AcceptedOut, "description": "accepted: the receipt, new ver
 @router.post("/moves", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Submit a move (as the caller's seat, or for a seat as arbiter / recorder)")
 async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
-                      idempotency_key: IdempotencyKey = None) -> JSONResponse:
+                      idempotency_key: IdempotencyKey = None) -> Response:
     """The hot path runs on the event loop: the rules check is CPU work that a thread-pool hop would
     only add to, and the wait for the group commit holds no thread."""
     async def execute(key: RequestKey | None) -> Accepted:
@@ -51,7 +51,7 @@ async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, 
 @router.post("/outcomes", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Enter a chance outcome as it happened at the table (recorder, recorded mode)")
 async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
-                         idempotency_key: IdempotencyKey = None) -> JSONResponse:
+                         idempotency_key: IdempotencyKey = None) -> Response:
     principal.require("recorder", action="entering a chance outcome")
 
     async def execute(key: RequestKey | None) -> Accepted:
@@ -66,7 +66,7 @@ async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx:
 @router.post("/undo-requests", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Ask to take back a seat's moves (granted at once within the last barrier)")
 def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, principal: Caller,
-                 idempotency_key: IdempotencyKey = None) -> JSONResponse:
+                 idempotency_key: IdempotencyKey = None) -> Response:
     def execute(key: RequestKey | None) -> Accepted:
         fold = ctx.ringside.fold(match_id)
         seat, actor = principal.act_for_seat(fold, body.seat, "asking for an undo")
@@ -82,7 +82,7 @@ def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, princ
              summary="Consent to (or refuse) an undo request as a seat, or decide it as the arbiter")
 def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)], body: UndoAnswerIn,
                 request: Request, ctx: Ctx, principal: Caller,
-                idempotency_key: IdempotencyKey = None) -> JSONResponse:
+                idempotency_key: IdempotencyKey = None) -> Response:
     if not principal.authenticated:
         raise unauthorized("answering an undo request needs a seat or arbiter token")
     if principal.role not in ("seat", "arbiter"):
@@ -103,7 +103,7 @@ def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)],
 @router.post("/redo", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Put back the moves of the last retraction (their seat, or the arbiter)")
 def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
-         body: RedoIn | None = None, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+         body: RedoIn | None = None, idempotency_key: IdempotencyKey = None) -> Response:
     body = body or RedoIn()
     if not principal.authenticated:
         raise unauthorized("redo needs a seat or arbiter token")
@@ -126,7 +126,7 @@ def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
 @router.post("/rulings", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="An arbiter's ruling: correction, penalty, forfeit, adjudicated result, illegal move stands")
 def ruling(match_id: UUID, body: Annotated[RulingIn, Body()], request: Request, ctx: Ctx, principal: Caller,
-           idempotency_key: IdempotencyKey = None) -> JSONResponse:
+           idempotency_key: IdempotencyKey = None) -> Response:
     principal.require("arbiter", action="making a ruling")
     payload = body.model_dump(mode="json")
 
