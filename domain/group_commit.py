@@ -62,8 +62,9 @@ class GroupCommit:
 
     @staticmethod
     def _job(aggregate: Any | None, answers: list[Answer] | None = None) -> _Job:
-        """Take the aggregate's pending events into a job (one with nothing to save is done)."""
-        events = list(aggregate.collect_events()) if aggregate is not None else []
+        """A job for the aggregate's pending events (one with nothing to save is done). The events
+        stay pending on the aggregate, which is the command's private copy, until it is saved."""
+        events = list(aggregate.pending_events) if aggregate is not None else []
         job = _Job(aggregate, events, list(answers or ()))
         if not job.events and not job.answers:
             job.done.set_result(None)
@@ -110,9 +111,9 @@ class GroupCommit:
     def _commit(self, batch: list[_Job]) -> None:
         if len(batch) > 1:
             try:
-                self._save(batch)
+                self._save_together(batch)
             except IntegrityError:
-                pass  # someone's expected version is stale: find whose, one by one
+                pass  # someone's expected version is stale (or a key answered): find whose, one by one
             except BaseException as error:  # the store failed: nothing of the batch was written
                 for job in batch:
                     job.done.set_exception(error)
@@ -123,15 +124,20 @@ class GroupCommit:
                 return
         for job in batch:
             try:
-                self._save([job])
+                self._save_alone(job)
             except BaseException as error:
                 job.done.set_exception(error)
             else:
                 job.done.set_result(None)
 
-    def _save(self, batch: list[_Job]) -> None:
-        """One atomic save of every job's events. The aggregates come along (their events already
-        taken) so the application still takes its periodic snapshots of them."""
-        events = [event for job in batch for event in job.events]
-        answers = [answer for job in batch for answer in job.answers]
-        self.app.save(*events, *(job.aggregate for job in batch), answers=answers)
+    def _save_together(self, batch: list[_Job]) -> None:
+        """One atomic save of every job's aggregate (its pending events) and answers."""
+        self.app.save(*(job.aggregate for job in batch), answers=[answer for job in batch for answer in job.answers])
+
+    def _save_alone(self, job: _Job) -> None:
+        """One job's save. After a refused batch, which has taken the events from the aggregate,
+        they are passed as they were; the aggregate still comes along, for its snapshots."""
+        if job.aggregate is None or job.aggregate.pending_events:
+            self.app.save(job.aggregate, answers=job.answers)
+        else:
+            self.app.save(*job.events, job.aggregate, answers=job.answers)
