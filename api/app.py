@@ -58,8 +58,8 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     for module in (games, matches, play, commentary, audit):
         app.include_router(module.router)
 
-    @app.get("/health", tags=["meta"], summary="Liveness: the store answers")
-    def health() -> dict[str, Any]:
+    @app.get("/health", tags=["meta"], summary="Liveness: the process serves requests (and which store it uses)")
+    async def health() -> dict[str, Any]:
         return {"ok": True, "store": "postgresql" if application.settings.is_postgres else "sqlite",
                 "key_id": application.key.key_id}
 

@@ -130,6 +130,36 @@ def http_moves(url: str) -> dict[str, float]:
             "p50_ms": 1000 * statistics.median(ordered), "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))]}
 
 
+async def _health_loop(url: str, requests: int, latencies: list[float]) -> None:
+    async with Connection(url) as connection:
+        for _ in range(requests):
+            started = time.perf_counter()
+            status, _ = await connection.request("GET", "/health")
+            latencies.append(time.perf_counter() - started)
+            assert status == 200
+
+
+def http_floor(url: str) -> dict[str, float]:
+    """The same clients on `GET /health`: what the HTTP stack alone (uvicorn, FastAPI, this client)
+    sustains on this machine, the ceiling any endpoint's rate sits under."""
+    latencies: list[float] = []
+
+    async def run() -> None:
+        await asyncio.gather(*(_health_loop(url, MOVES, latencies) for _ in range(CLIENTS)))
+
+    started = time.perf_counter()
+    asyncio.run(run())
+    return {"requests_per_second": len(latencies) / (time.perf_counter() - started)}
+
+
+def test_http_floor_health(benchmark: Any, server: Server) -> None:
+    result = benchmark.pedantic(http_floor, args=(server.url,), rounds=1, iterations=1)
+    RESULTS["floor_per_second"] = result["requests_per_second"]
+    benchmark.extra_info["requests_per_second"] = round(result["requests_per_second"], 1)
+    print(f"\nGET /health over HTTP, {CLIENTS} clients, {WORKERS} server worker(s): "
+          f"{result['requests_per_second']:.0f} requests/s (the stack's ceiling)")
+
+
 def test_submit_move_over_http(benchmark: Any, server: Server) -> None:
     asyncio.run(client_loop(server.url, 2, []))  # warm up
     result = benchmark.pedantic(http_moves, args=(server.url,), rounds=1, iterations=1)
@@ -142,3 +172,8 @@ def test_submit_move_over_http(benchmark: Any, server: Server) -> None:
         ratio = result["moves_per_second"] / raw
         benchmark.extra_info["ratio_to_raw_save"] = round(ratio, 3)
         print(f"ratio to the raw single-event save: {ratio:.2f} (target >= 0.5)")
+    floor = RESULTS.get("floor_per_second")
+    if floor:
+        benchmark.extra_info["ratio_to_http_floor"] = round(result["moves_per_second"] / floor, 3)
+        if raw:
+            print(f"the HTTP stack's own ceiling (GET /health) is {floor / raw:.2f}x the raw save")
