@@ -12,7 +12,6 @@ plain threads.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import copy
 import json
@@ -835,12 +834,12 @@ class Ringside(Application[UUID]):
     # ==== internals =========================================================================
     def _command(self, match_id: UUID, expected_version: int | None,
                  command: Callable[[Match], tuple[Entry, list[Entry]]], key: RequestKey | None = None) -> Accepted:
-        """Run a command to its end, waiting for its group commit in this thread."""
+        """Run a command to its end, saving in this thread."""
         steps = self._command_steps(match_id, expected_version, command, key)
         match, answers = next(steps)
         while True:
             try:
-                self._commits.submit(match, answers).result()
+                self._commits.save(match, answers)
                 refusal = None
             except IntegrityError as error:
                 refusal = error
@@ -858,7 +857,7 @@ class Ringside(Application[UUID]):
         match, answers = next(steps)
         while True:
             try:
-                await asyncio.wrap_future(self._commits.submit(match, answers))
+                await self._commits.commit(match, answers)
                 refusal = None
             except IntegrityError as error:
                 refusal = error
@@ -910,10 +909,10 @@ class Ringside(Application[UUID]):
     def record_answer(self, answer: Answer) -> None:
         """Keep the answer to a keyed request that changed nothing (a refusal), unless the key was
         answered meanwhile."""
-        self._commits.submit(None, [replace(answer, final=False)]).result()
+        self._commits.save(None, [replace(answer, final=False)])
 
     async def record_answer_async(self, answer: Answer) -> None:
-        await asyncio.wrap_future(self._commits.submit(None, [replace(answer, final=False)]))
+        await self._commits.commit(None, [replace(answer, final=False)])
 
     def _check_unanswered(self, key: RequestKey | None) -> None:
         """After a refused save: if the request's key was answered meanwhile (a duplicate won the

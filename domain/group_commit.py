@@ -8,12 +8,16 @@ match's expected version, and if any of them conflicts (another writer got there
 match of the batch is saved again on its own, so only the conflicting command sees the
 `IntegrityError` and the others still succeed.
 
-Commands wait for their save either by blocking (`Future.result()`, from plain threads) or by
-awaiting `asyncio.wrap_future(...)` (from the API's event loop), so no thread is held per request.
+Commands on an event loop (the API's moves and outcomes) `await commit(...)`: the loop goes on
+preparing other commands while the writer thread saves, so no thread is held per request and the
+batches grow with the load. Blocking callers (the CLI, the API's thread pool for rarer writes) use
+`save(...)`, which commits in the calling thread at once: with nothing to batch with, a hand-off to
+the writer would only add latency.
 """
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import threading
 from concurrent.futures import Future
@@ -48,6 +52,18 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._closed = False
+
+    def save(self, aggregate: Any | None, answers: list[Answer] | None = None) -> None:
+        """Save now, in the calling thread; raises what refused the save (`IntegrityError` for a
+        stale version or a key already answered)."""
+        job = self._job(aggregate, answers)
+        if not job.done.done():
+            self._commit([job])
+        job.done.result()
+
+    async def commit(self, aggregate: Any | None, answers: list[Answer] | None = None) -> None:
+        """Save from an event loop, in the writer's next batch; raises like `save`."""
+        await asyncio.wrap_future(self.submit(aggregate, answers))
 
     def submit(self, aggregate: Any | None, answers: list[Answer] | None = None) -> Future[None]:
         """Queue the aggregate's pending events (and the answers to store with them) for saving;
