@@ -836,40 +836,34 @@ class Ringside(Application[UUID]):
                  command: Callable[[Match], tuple[Entry, list[Entry]]], key: RequestKey | None = None) -> Accepted:
         """Run a command to its end, saving in this thread."""
         steps = self._command_steps(match_id, expected_version, command, key)
-        match, answers = next(steps)
-        while True:
+        step: tuple[Match, list[Answer]] | Accepted = next(steps)
+        while not isinstance(step, Accepted):
             try:
-                self._commits.save(match, answers)
-                refusal = None
-            except IntegrityError as error:
-                refusal = error
-            try:
-                match, answers = steps.send(refusal)
-            except StopIteration as finished:
-                accepted: Accepted = finished.value
-                return accepted
+                self._commits.save(*step)
+            except IntegrityError as refusal:
+                step = _advance(steps, refusal)
+            else:
+                step = _advance(steps, None)
+        return step
 
     async def _command_async(self, match_id: UUID, expected_version: int | None,
                              command: Callable[[Match], tuple[Entry, list[Entry]]],
                              key: RequestKey | None = None) -> Accepted:
         """The same, for an event loop: the checks run here, the wait for the commit holds no thread."""
         steps = self._command_steps(match_id, expected_version, command, key)
-        match, answers = next(steps)
-        while True:
+        step: tuple[Match, list[Answer]] | Accepted = next(steps)
+        while not isinstance(step, Accepted):
             try:
-                await self._commits.commit(match, answers)
-                refusal = None
-            except IntegrityError as error:
-                refusal = error
-            try:
-                match, answers = steps.send(refusal)
-            except StopIteration as finished:
-                accepted: Accepted = finished.value
-                return accepted
+                await self._commits.commit(*step)
+            except IntegrityError as refusal:
+                step = _advance(steps, refusal)
+            else:
+                step = _advance(steps, None)
+        return step
 
     def _command_steps(self, match_id: UUID, expected_version: int | None,
                        command: Callable[[Match], tuple[Entry, list[Entry]]], key: RequestKey | None,
-                       ) -> Generator[tuple[Match, list[Answer]], IntegrityError | None, Accepted]:
+                       ) -> CommandSteps:
         """A command's attempts: each yields the match to save (with the answer to store for its
         request key) and is sent back the save's `IntegrityError` (another writer appended first,
         or the key was answered meanwhile) or None. One logic for both drivers."""
@@ -1007,6 +1001,18 @@ class Ringside(Application[UUID]):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fold.seats:
             raise InvalidRequestError(f"seat must be 0..{fold.seats - 1}")
         return seat
+
+
+CommandSteps = Generator[tuple[Match, list[Answer]], IntegrityError | None, Accepted]
+
+
+def _advance(steps: CommandSteps, refusal: IntegrityError | None) -> tuple[Match, list[Answer]] | Accepted:
+    """Tell a command how its save went: the next attempt to save, or the command's answer."""
+    try:
+        return steps.send(refusal)
+    except StopIteration as finished:
+        accepted: Accepted = finished.value
+        return accepted
 
 
 def _check_player(seat: int, actor: Actor) -> None:

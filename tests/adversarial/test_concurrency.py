@@ -3,43 +3,15 @@ would be) racing on one match. Nothing lost, nothing doubled, and the record sti
 
 from __future__ import annotations
 
-import threading
 import uuid
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from domain.application import Ringside
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import RingsideError
 from domain.kernel.integrity import ServerKey
 from domain.kernel.viewers import Actor, Viewer
-from tests.support.helpers import assert_linear_and_verified, new_match, play_to_end
-
-
-def _all_at_once(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[BaseException]]:
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = []
-    errors: list[BaseException] = []
-    lock = threading.Lock()
-
-    def run(call: Callable[[], Any]) -> None:
-        barrier.wait()
-        try:
-            result = call()
-        except BaseException as error:
-            with lock:
-                errors.append(error)
-        else:
-            with lock:
-                results.append(result)
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results, errors
+from tests.support.helpers import all_at_once, assert_linear_and_verified, new_match, play_to_end
 
 
 def _typed(errors: list[BaseException]) -> None:
@@ -51,7 +23,7 @@ def test_secret_votes_cast_at_once_all_land(app: Ringside) -> None:
     for seat in range(4):
         app.submit_move(match_id, seat, {"type": "pass"})
     vote = {"type": "vote", "choice": "high"}
-    results, errors = _all_at_once([lambda seat=seat: app.submit_move(match_id, seat, vote) for seat in range(4)])
+    results, errors = all_at_once([lambda seat=seat: app.submit_move(match_id, seat, vote) for seat in range(4)])
     assert errors == [] and len(results) == 4
     votes = [e for e in app.entries(match_id) if e.kind == "move" and e.payload["move"]["type"] == "vote"]
     assert sorted(e.payload["seat"] for e in votes) == [0, 1, 2, 3]
@@ -60,7 +32,7 @@ def test_secret_votes_cast_at_once_all_land(app: Ringside) -> None:
 
 def test_racing_forfeits_end_the_match_once(app: Ringside) -> None:
     match_id = new_match(app, players=3)
-    results, errors = _all_at_once([lambda seat=seat: app.make_ruling(
+    results, errors = all_at_once([lambda seat=seat: app.make_ruling(
         match_id, {"ruling": "forfeit", "seat": seat}, actor=Actor.arbiter()) for seat in range(3)] * 2)
     assert len(results) == 1 and len(errors) == 5
     _typed(errors)
@@ -74,7 +46,7 @@ def test_racing_consents_retract_exactly_once(app: Ringside) -> None:
     app.submit_move(match_id, 1, {"type": "pass"})
     target = app.fold(match_id).steps[-2].seq
     rid = app.request_undo(match_id, 0, target).entries[0].payload["request"]
-    results, errors = _all_at_once([lambda seat=seat: app.answer_undo(match_id, rid, True, seat=seat,
+    results, errors = all_at_once([lambda seat=seat: app.answer_undo(match_id, rid, True, seat=seat,
                                                                       actor=Actor.player(seat)) for seat in (1, 2)])
     assert errors == [] and len(results) == 2
     kinds = [e.kind for e in app.entries(match_id)]
@@ -85,7 +57,7 @@ def test_racing_consents_retract_exactly_once(app: Ringside) -> None:
 
 def test_racing_annotations_all_land_with_distinct_ids(app: Ringside) -> None:
     match_id = new_match(app)
-    results, errors = _all_at_once([lambda n=n: app.annotate(match_id, 1 + n % 3, f"note {n}",
+    results, errors = all_at_once([lambda n=n: app.annotate(match_id, 1 + n % 3, f"note {n}",
                                                              actor=Actor.player(n % 2)) for n in range(8)])
     _typed(errors)
     ids = [item["id"] for item in app.annotations(match_id, Viewer.arbiter())]
@@ -110,7 +82,7 @@ def test_two_workers_on_one_store_interleave_without_loss(app: Ringside, tmp_pat
             seats = fold.decision.seats
             move = {"type": "vote", "choice": "low"} if fold.decision.secret else {"type": "pass"}
             calls = [lambda w=w, s=s, m=move: w.submit_move(match_id, s, m) for w in (app, other) for s in seats]
-            results, errors = _all_at_once(calls)
+            results, errors = all_at_once(calls)
             _typed(errors)
             assert len(results) == len(seats)  # each seat's move once, the duplicate refused
             assert other.fold(match_id).seq == app.fold(match_id).seq
@@ -128,7 +100,7 @@ def test_racing_imports_of_one_bundle_store_it_once(app: Ringside, tmp_path: Pat
         text = source.export_bundle(match_id)
     finally:
         source.close()
-    results, errors = _all_at_once([lambda: app.import_bundle(text) for _ in range(4)])
+    results, errors = all_at_once([lambda: app.import_bundle(text) for _ in range(4)])
     assert results == [match_id]
     _typed(errors)
     assert_linear_and_verified(app, match_id)
@@ -136,7 +108,7 @@ def test_racing_imports_of_one_bundle_store_it_once(app: Ringside, tmp_path: Pat
 
 def test_racing_creations_with_one_new_component_set_all_succeed(app: Ringside) -> None:
     deck = {"deck": [1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 6], "name": "thirteen"}
-    results, errors = _all_at_once([lambda: app.create_match("test-dicevote", ["A", "B"], components=deck)
+    results, errors = all_at_once([lambda: app.create_match("test-dicevote", ["A", "B"], components=deck)
                                     for _ in range(4)])
     assert errors == [] and len(results) == 4
     for accepted in results:
@@ -152,7 +124,7 @@ def test_a_consent_racing_the_next_move_either_lands_first_or_finds_the_request_
         app.submit_move(match_id, 1, {"type": "pass"})  # now the vote
         target = app.fold(match_id).steps[-2].seq
         rid = app.request_undo(match_id, 0, target).entries[0].payload["request"]
-        results, errors = _all_at_once([
+        results, errors = all_at_once([
             lambda rid=rid, m=match_id: app.answer_undo(m, rid, True, seat=1, actor=Actor.player(1)),
             lambda m=match_id: app.submit_move(m, 0, {"type": "vote", "choice": "low"}),
         ])
@@ -168,7 +140,7 @@ def test_a_redo_racing_another_seats_move_lands_once_or_is_refused(app: Ringside
         match_id = new_match(app, players=2)
         app.submit_move(match_id, 0, {"type": "pass"})
         app.request_undo(match_id, 0)  # own: retracted at once
-        results, errors = _all_at_once([
+        results, errors = all_at_once([
             lambda m=match_id: app.redo(m, seat=0, actor=Actor.player(0)),
             lambda m=match_id: app.submit_move(m, 0, {"type": "roll"}),
         ])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from typing import Any
 
 import pytest
@@ -16,7 +15,7 @@ from domain.group_commit import GroupCommit
 from domain.kernel.errors import ConflictError, RingsideError
 from domain.kernel.viewers import Actor
 from domain.recorders import Answer
-from tests.support.helpers import assert_linear_and_verified, new_match
+from tests.support.helpers import all_at_once, assert_linear_and_verified, new_match
 
 
 def _key(scope: str, fingerprint: str = "request-1") -> RequestKey:
@@ -125,31 +124,9 @@ def test_one_key_sent_to_two_workers_at_once_applies_once(twin_apps: list[Ringsi
     for round_ in range(6):
         match_id = new_match(first, players=1, variant="solo")
         second.fold(match_id)  # both workers have the match cached at the same version
-        outcomes = _both_at_once([lambda app=app, n=round_, m=match_id: app.submit_move(
+        accepted, refused = all_at_once([lambda app=app, n=round_, m=match_id: app.submit_move(
             m, 0, {"type": "pass"}, key=_key(f"race-{n}")) for app in twin_apps])
-        accepted = [o for o in outcomes if isinstance(o, Accepted)]
-        refused = [o for o in outcomes if not isinstance(o, Accepted)]
-        assert len(accepted) == 1 and len(refused) == 1, outcomes
+        assert len(accepted) == 1 and len(refused) == 1, (accepted, refused)
         assert isinstance(refused[0], RingsideError), refused[0]
         assert [e.kind for e in first.entries(match_id)].count("move") == 1
         assert first.answer(f"race-{round_}") == accepted[0].answer
-
-
-def _both_at_once(calls: list[Any]) -> list[Any]:
-    """Run the calls from threads released together; their results or what they raised."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = []
-
-    def run(call: Any) -> None:
-        barrier.wait()
-        try:
-            outcomes.append(call())
-        except Exception as error:
-            outcomes.append(error)
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import threading
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from domain.application import Ringside
@@ -41,3 +43,29 @@ def assert_linear_and_verified(app: Ringside, match_id: uuid.UUID) -> None:
         assert after.prev == before.hash
     report = app.verify_match(match_id)
     assert report.ok, report.summary()
+
+
+def all_at_once(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[BaseException]]:
+    """Run the calls from threads released together: their results, and what the others raised."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def run(call: Callable[[], Any]) -> None:
+        barrier.wait()
+        try:
+            result = call()
+        except BaseException as error:
+            with lock:
+                errors.append(error)
+        else:
+            with lock:
+                results.append(result)
+
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results, errors
