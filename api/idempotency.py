@@ -22,7 +22,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
 
-from domain.application import RequestKey
+from domain.application import Accepted, RequestKey
 from domain.kernel.errors import RingsideError
 from domain.recorders import Answer
 
@@ -114,9 +114,8 @@ def _replay(key: RequestKey, stored: Answer) -> JSONResponse:
 
 def _accepted(result: Any, respond: Respond) -> Response:
     """The answer to a keyed write that went through: the very bytes stored under its key."""
-    answer = getattr(result, "answer", None)
-    if isinstance(answer, Answer):
-        return Response(answer.body, status_code=answer.status, media_type="application/json")
+    if isinstance(result, Accepted) and result.answer is not None:
+        return Response(result.answer.body, status_code=result.answer.status, media_type="application/json")
     return _response(*respond(result))
 
 

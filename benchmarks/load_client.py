@@ -19,7 +19,6 @@ import httptools
 
 @dataclass
 class _Response:
-    status: int = 0
     body: bytearray = field(default_factory=bytearray)
     done: bool = False
 

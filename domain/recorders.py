@@ -3,7 +3,7 @@
 A client that retries a write with the same idempotency key must get the first answer, and the
 write must never apply twice, even when the retry reaches another worker while the first attempt
 is still running, or after a crash. The answer is therefore written in the *same transaction* as
-the events it answers (eventsourcing's `_insert_events` hook, the one its process recorders use
+the events it answers (eventsourcing's `_insert_events` hooks, the ones its process recorders use
 for tracking records): either both are committed or neither is. A second attempt with the same key
 fails on the answer's primary key, and its caller replays the stored answer instead.
 
@@ -13,12 +13,13 @@ PostgreSQL alike.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteDatastore
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 ANSWERS_TABLE = "ringside_answers"
 
@@ -37,11 +38,12 @@ class Answer:
     final: bool = True
 
 
-class AnswerRecorder:
+class AnswerRecorder(ABC):
     """What both recorders offer beyond eventsourcing's."""
 
+    @abstractmethod
     def select_answer(self, scope: str) -> Answer | None:
-        raise NotImplementedError
+        """The answer stored under `scope`, if any."""
 
 
 def _answers(kwargs: dict[str, Any]) -> Sequence[Answer]:
@@ -49,15 +51,12 @@ def _answers(kwargs: dict[str, Any]) -> Sequence[Answer]:
     return answers
 
 
-def _answer(row: Any) -> Answer:
-    return Answer(str(row[0]), str(row[1]), int(row[2]), str(row[3]))
+def _answer(scope: Any, fingerprint: Any, status: Any, body: Any) -> Answer:
+    return Answer(str(scope), str(fingerprint), int(status), str(body))
 
 
 class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
     """The SQLite application recorder with the answers table in the same database file."""
-
-    def __init__(self, datastore: SQLiteDatastore, events_table_name: str = "stored_events") -> None:
-        super().__init__(datastore, events_table_name)
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(),
@@ -76,7 +75,7 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT scope, fingerprint, status, body FROM {ANSWERS_TABLE} WHERE scope = ?", (scope,))
             row = c.fetchone()
-        return None if row is None else _answer(row)
+        return None if row is None else _answer(*row)
 
 
 class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
@@ -122,5 +121,4 @@ class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(self._select_answer, (scope,), prepare=True)
             row = curs.fetchone()
-        return None if row is None else Answer(str(row["scope"]), str(row["fingerprint"]), int(row["status"]),
-                                               str(row["body"]))
+        return None if row is None else _answer(row["scope"], row["fingerprint"], row["status"], row["body"])

@@ -39,10 +39,9 @@ async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, 
     async def execute(key: RequestKey | None) -> Accepted:
         fold = ctx.ringside.known_fold(match_id)  # only its fixed randomness mode is consulted
         seat, actor = principal.act_for_seat(fold, body.seat, "submitting a move", recorder_allowed=True)
-        accepted = await ctx.ringside.submit_move_async(match_id, seat, body.move, actor=actor,
-                                                        expected_version=body.expected_version,
-                                                        claimed_at=body.claimed_at, key=key)
-        return accepted
+        return await ctx.ringside.submit_move_async(match_id, seat, body.move, actor=actor,
+                                                    expected_version=body.expected_version,
+                                                    claimed_at=body.claimed_at, key=key)
 
     return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
                                        execute, accepted_answer(ctx, match_id, principal))
@@ -55,9 +54,8 @@ async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx:
     principal.require("recorder", action="entering a chance outcome")
 
     async def execute(key: RequestKey | None) -> Accepted:
-        accepted = await ctx.ringside.submit_outcome_async(match_id, body.outcome, actor=Actor("recorder"),
-                                                           expected_version=body.expected_version, key=key)
-        return accepted
+        return await ctx.ringside.submit_outcome_async(match_id, body.outcome, actor=Actor("recorder"),
+                                                       expected_version=body.expected_version, key=key)
 
     return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
                                        execute, accepted_answer(ctx, match_id, principal))
@@ -70,8 +68,7 @@ def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, princ
     def execute(key: RequestKey | None) -> Accepted:
         fold = ctx.ringside.fold(match_id)
         seat, actor = principal.act_for_seat(fold, body.seat, "asking for an undo")
-        accepted = ctx.ringside.request_undo(match_id, seat, body.from_seq, actor=actor, reason=body.reason, key=key)
-        return accepted
+        return ctx.ringside.request_undo(match_id, seat, body.from_seq, actor=actor, reason=body.reason, key=key)
 
     return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
                            accepted_answer(ctx, match_id, principal))
@@ -92,9 +89,8 @@ def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)],
         seat = principal.seat if principal.role == "seat" else None
         if seat is not None and body.seat is not None and body.seat != seat:
             raise forbidden("a seat token answers only for its own seat")
-        accepted = ctx.ringside.answer_undo(match_id, request_id, body.accept, seat=seat,
-                                            actor=principal.actor(), key=key)
-        return accepted
+        return ctx.ringside.answer_undo(match_id, request_id, body.accept, seat=seat,
+                                        actor=principal.actor(), key=key)
 
     return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
                            accepted_answer(ctx, match_id, principal))
@@ -114,10 +110,8 @@ def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
         if principal.role == "seat":
             if body.seat is not None and body.seat != principal.seat:
                 raise forbidden("a seat token acts only for its own seat")
-            accepted = ctx.ringside.redo(match_id, seat=principal.seat, actor=principal.actor(), key=key)
-        else:
-            accepted = ctx.ringside.redo(match_id, seat=None, actor=Actor.arbiter(), key=key)
-        return accepted
+            return ctx.ringside.redo(match_id, seat=principal.seat, actor=principal.actor(), key=key)
+        return ctx.ringside.redo(match_id, seat=None, actor=Actor.arbiter(), key=key)
 
     return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
                            accepted_answer(ctx, match_id, principal))
@@ -131,8 +125,7 @@ def ruling(match_id: UUID, body: Annotated[RulingIn, Body()], request: Request, 
     payload = body.model_dump(mode="json")
 
     def execute(key: RequestKey | None) -> Accepted:
-        accepted = ctx.ringside.make_ruling(match_id, payload, actor=Actor.arbiter(), key=key)
-        return accepted
+        return ctx.ringside.make_ruling(match_id, payload, actor=Actor.arbiter(), key=key)
 
     return idempotency.run(ctx, request, principal, idempotency_key, payload, execute,
                            accepted_answer(ctx, match_id, principal))

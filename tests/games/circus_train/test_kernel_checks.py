@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from .helpers import R, cfg
+from tests.conformance import harness
 
-harness = pytest.importorskip("tests.conformance.harness")
+from .helpers import R, cfg
 
 MODES = [("basic", 2), ("basic", 3), ("basic", 5), ("advanced", 3), ("advanced", 4),
          ("solitaire", 1), ("solitaire-advanced", 1)]
@@ -25,10 +25,7 @@ OPTIONS: dict[str, dict[str, Any]] = {
 @pytest.mark.parametrize("preset", list(OPTIONS))
 def test_kernel_engine_checks_with_options(variant: str, seats: int, preset: str,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    if not hasattr(harness, "config_for") or not hasattr(harness, "play_checked"):
-        pytest.skip("the kernel harness changed shape")
-    options = OPTIONS[preset]
-    monkeypatch.setattr(harness, "config_for", lambda case: cfg(case.seats, case.variant, **options))
+    _with_options(monkeypatch, preset)
     case = harness.Case(R.name, variant, seats)
     state_hash, steps = harness.play_checked(case, seed=seats * 31 + len(preset), deep_every=3)
     assert steps > 0 and state_hash
@@ -39,9 +36,12 @@ def test_kernel_engine_checks_with_options(variant: str, seats: int, preset: str
 @pytest.mark.parametrize("preset", list(OPTIONS))
 def test_kernel_engine_checks_with_options_many_seeds(variant: str, seats: int, preset: str,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    if not hasattr(harness, "config_for") or not hasattr(harness, "play_checked"):
-        pytest.skip("the kernel harness changed shape")
-    options = OPTIONS[preset]
-    monkeypatch.setattr(harness, "config_for", lambda case: cfg(case.seats, case.variant, **options))
+    _with_options(monkeypatch, preset)
     for seed in range(20):
         harness.play_checked(harness.Case(R.name, variant, seats), seed=1000 + seed)
+
+
+def _with_options(monkeypatch: pytest.MonkeyPatch, preset: str) -> None:
+    """Make the harness build its Circus Train configurations with the preset's options on."""
+    options = OPTIONS[preset]
+    monkeypatch.setattr(harness, "config_for", lambda case: cfg(case.seats, case.variant, **options))
