@@ -108,17 +108,40 @@ def validation_body(error: RequestValidationError, instance: str | None = None) 
                         errors=errors)
 
 
+def ringside_problem(error: RingsideError, path: str) -> JSONResponse:
+    return problem_response(ringside_error_body(error, path))
+
+
+def api_problem(error: ApiProblem, path: str) -> JSONResponse:
+    return problem_response(problem_body(error.status, error.code, error.detail, path, **error.extra), error.headers)
+
+
+def canonical_problem(error: NotCanonicalError, path: str) -> JSONResponse:
+    return problem_response(problem_body(422, "not-canonical", str(error), path))
+
+
+def refusal_problem(error: Exception, path: str) -> JSONResponse | None:
+    """The answer to a refusal raised by the kernel or the API layer; None for anything else (a
+    fault, which the 500 handler answers). Shared by the handlers below and `api.hot_path`."""
+    if isinstance(error, RingsideError):
+        return ringside_problem(error, path)
+    if isinstance(error, ApiProblem):
+        return api_problem(error, path)
+    if isinstance(error, NotCanonicalError):
+        return canonical_problem(error, path)
+    return None
+
+
 def install(app: FastAPI) -> None:
     """Register the exception handlers that turn every error into problem+json."""
 
     @app.exception_handler(RingsideError)
     async def _ringside(request: Request, error: RingsideError) -> JSONResponse:
-        return problem_response(ringside_error_body(error, request.url.path))
+        return ringside_problem(error, request.url.path)
 
     @app.exception_handler(ApiProblem)
     async def _api(request: Request, error: ApiProblem) -> JSONResponse:
-        return problem_response(problem_body(error.status, error.code, error.detail, request.url.path,
-                                             **error.extra), error.headers)
+        return api_problem(error, request.url.path)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -138,7 +161,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(NotCanonicalError)
     async def _canonical(request: Request, error: NotCanonicalError) -> JSONResponse:
-        return problem_response(problem_body(422, "not-canonical", str(error), request.url.path))
+        return canonical_problem(error, request.url.path)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:

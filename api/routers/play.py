@@ -34,6 +34,13 @@ ACCEPTED = {"model": AcceptedOut, "description": "accepted: the receipt, new ver
              summary="Submit a move (as the caller's seat, or for a seat as arbiter / recorder)")
 async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
                       idempotency_key: IdempotencyKey = None) -> Response:
+    """Usually answered by `api.hot_path` before FastAPI routes it; this route documents it and
+    answers what the hot path hands on (a body it cannot parse gets FastAPI's own 422)."""
+    return await move_answer(ctx, request, match_id, body, principal, idempotency_key)
+
+
+async def move_answer(ctx: ApiContext, request: Request, match_id: UUID, body: MoveIn, principal: Principal,
+                      idempotency_key: str | None) -> Response:
     """The hot path runs on the event loop: the rules check is CPU work that a thread-pool hop would
     only add to, and the wait for the group commit holds no thread."""
     async def execute(key: RequestKey | None) -> Accepted:
@@ -51,6 +58,12 @@ async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, 
              summary="Enter a chance outcome as it happened at the table (recorder, recorded mode)")
 async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
                          idempotency_key: IdempotencyKey = None) -> Response:
+    """Usually answered by `api.hot_path`, like moves."""
+    return await outcome_answer(ctx, request, match_id, body, principal, idempotency_key)
+
+
+async def outcome_answer(ctx: ApiContext, request: Request, match_id: UUID, body: OutcomeIn, principal: Principal,
+                         idempotency_key: str | None) -> Response:
     principal.require("recorder", action="entering a chance outcome")
 
     async def execute(key: RequestKey | None) -> Accepted:
