@@ -1,5 +1,7 @@
-"""The FastAPI application: one Ringside per worker process, sync endpoints (the eventsourcing
-library is synchronous; FastAPI runs them in its thread pool), problem+json for every error."""
+"""The FastAPI application: one Ringside per worker process, problem+json for every error.
+
+Most endpoints are sync (the eventsourcing library is synchronous; FastAPI runs them in its thread
+pool). Moves and outcomes are async and usually answered by `api.hot_path` in front of the router."""
 
 from __future__ import annotations
 
@@ -11,12 +13,14 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.telemetry import TelemetryConfig
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from domain.application import Ringside
 
 from . import problems
 from .context import ApiContext, ApiSettings
+from .hot_path import HotWrites
 from .problems import PROBLEM_MEDIA_TYPE, Problem
 from .routers import audit, commentary, games, matches, play
 from .store import ApiStore
@@ -34,6 +38,8 @@ redacted for the caller's viewer.
 **Idempotency.** Writes take an `Idempotency-Key` header: a retry returns the first answer.
 """
 
+TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+
 
 def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None = None,
                store: str | None = None, settings: ApiSettings | None = None) -> FastAPI:
@@ -49,11 +55,14 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
         if owned:
             application.close()
 
-    app = FastAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    telemetry: TelemetryConfig | None = None if ctx.settings.opentelemetry else TELEMETRY_OFF
+    app = FastAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+                  telemetry=telemetry)
     app.state.ctx = ctx
     problems.install(app)
 
-    app.add_middleware(BodyLimit, settings=ctx.settings)
+    app.add_middleware(HotWrites, ctx=ctx)
+    app.add_middleware(BodyLimit, settings=ctx.settings)  # added last, so it runs first
 
     for module in (games, matches, play, commentary, audit):
         app.include_router(module.router)
@@ -129,4 +138,5 @@ def _problem_everywhere(schema: dict[str, Any]) -> None:
 def app_from_env() -> FastAPI:
     """Factory for uvicorn workers: the store comes from RINGSIDE_DATA_DIR / RINGSIDE_DATABASE_URL."""
     return create_app(data_dir=os.environ.get("RINGSIDE_DATA_DIR") or None,
-                      store=os.environ.get("RINGSIDE_DATABASE_URL") or None)
+                      store=os.environ.get("RINGSIDE_DATABASE_URL") or None,
+                      settings=ApiSettings(opentelemetry=os.environ.get("RINGSIDE_OPENTELEMETRY") == "1"))

@@ -28,6 +28,9 @@ class ApiSettings:
     stream_max_seconds: float = 3600.0
     max_bundle_bytes: int = 50_000_000
     max_body_bytes: int = 1_000_000
+    opentelemetry: bool = False
+    """FastAPI's native OpenTelemetry hooks (RINGSIDE_OPENTELEMETRY=1). Off by default: unconfigured,
+    they export nothing yet look up the global providers on every request."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -81,7 +81,8 @@ def _request_key(request: Request, principal: Principal, key: str | None, payloa
                          errors=[{"field": "header.Idempotency-Key", "message": "1–200 printable characters"}])
     match_id = request.path_params.get("match_id", "")
     scope = hashlib.sha256(f"{match_id}\n{principal.token_hash or '-'}\n{key}".encode()).hexdigest()
-    fingerprint = hashlib.sha256(json.dumps([request.method, request.url.path, payload], sort_keys=True,
+    # the path as routed (`request.url` would build a whole URL per write for the same text)
+    fingerprint = hashlib.sha256(json.dumps([request.method, request.scope["path"], payload], sort_keys=True,
                                             default=str).encode()).hexdigest()
     return RequestKey(scope, fingerprint, respond)
 
