@@ -55,6 +55,7 @@ from .kernel.redaction import redact
 from .kernel.registry import get_game
 from .kernel.viewers import Actor, Viewer
 from .recorders import Answer, AnswerRecorder
+from .saving import ClassCheckedSave
 from .settings import StoreSettings
 
 T = TypeVar("T")
@@ -222,7 +223,7 @@ class Accepted:
                 "appended": [entry.seq for entry in self.entries]}
 
 
-class Ringside(Application[UUID]):
+class Ringside(ClassCheckedSave):
     """The application service. Construct with `Ringside.open(...)`."""
 
     name = "ringside"
