@@ -53,7 +53,7 @@ def test_a_conflict_in_a_batch_fails_only_its_own_command(app: Ringside) -> None
         app._append(match, "move", Actor.player(0), {"seat": 0, "move": {"type": "pass"}})
     jobs = [commits._job(match) for match in (*copies, bystander)]
     commits._commit(jobs)
-    outcomes = [job.done.exception() for job in jobs]
+    outcomes = [job.error for job in jobs]
     assert sum(isinstance(outcome, IntegrityError) for outcome in outcomes[:2]) == 1
     assert outcomes[2] is None
     app._matches = type(app._matches)(app, app.CACHE_SIZE)  # forget the copies: read the store
