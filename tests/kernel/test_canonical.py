@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.kernel.canonical import NotCanonicalError, digest, encode
+from domain.kernel.canonical import NotCanonicalError, defining_encode, digest, encode, normalize
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),
@@ -40,3 +40,28 @@ def test_encoding_is_a_function_of_the_value(value: object) -> None:
     import json
 
     assert encode(json.loads(encode(value))) == encode(value)
+
+
+awkward_text = st.lists(st.characters(codec="utf-8").map(str) | st.sampled_from(
+    ["\x00", "\x1f", "\x7f", "\u2028", "\u2029", '"', "\\", "\ufeff", "\uffff", "\U0001f600", "e\u0301"]),
+    max_size=8).map("".join)
+awkward_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(-(2**70), 2**70) | awkward_text,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(awkward_text, children, max_size=5),
+    max_leaves=25,
+)
+
+
+@given(awkward_values)
+def test_the_fast_encoder_writes_the_defining_bytes(value: object) -> None:
+    """`encode` takes orjson's path for speed; its bytes must be the definition's, byte for byte,
+    whatever the text (control characters, line separators, astral planes, decomposed accents),
+    the key order or the integers' size (beyond 64 bits it falls back to the definition)."""
+    assert encode(value) == defining_encode(normalize(value))
+
+
+def test_known_bytes_of_the_definition_are_kept() -> None:
+    """Pinned bytes: a record hashed by any earlier version must hash the same today."""
+    value = {"z": "\x00\x1f\x7f\u2028\"\\", "é": 2**64, "a": [-1, "\U0001f600"], "B": {"e\u0301": None}}
+    assert encode(value) == ('{"B":{"\u00e9":null},"a":[-1,"\U0001f600"],"z":"\\u0000\\u001f\x7f\u2028\\"\\\\",'
+                             '"\u00e9":18446744073709551616}').encode("utf-8")
