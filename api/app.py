@@ -56,13 +56,13 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
             application.close()
 
     telemetry: TelemetryConfig | None = None if ctx.settings.opentelemetry else TELEMETRY_OFF
-    app = FastAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
-                  telemetry=telemetry)
+    app = RingsideAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+                      telemetry=telemetry)
     app.state.ctx = ctx
     problems.install(app)
 
-    app.add_middleware(HotWrites, ctx=ctx)
-    app.add_middleware(BodyLimit, settings=ctx.settings)  # added last, so it runs first
+    app.add_middleware(BodyLimit, settings=ctx.settings)
+    app.hot_writes = HotWrites(app.routed, ctx)
 
     for module in (games, matches, play, commentary, audit):
         app.include_router(module.router)
@@ -85,6 +85,23 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     return app
 
 
+class RingsideAPI(FastAPI):
+    """FastAPI, with moves and outcomes answered in front of its middleware stack (`api.hot_path`
+    says why, and hands everything else on to `routed`)."""
+
+    hot_writes: HotWrites | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.hot_writes is not None and scope["type"] == "http":
+            await self.hot_writes(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+    async def routed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The request through FastAPI's middleware and router, as any other."""
+        await super().__call__(scope, receive, send)
+
+
 class BodyLimit:
     """Refuse oversized bodies before reading them (bundles have their own, larger limit).
 
@@ -100,11 +117,9 @@ class BodyLimit:
             path = scope["path"]
             limit = self.settings.max_bundle_bytes if path in ("/bundles", "/verify") \
                 else self.settings.max_body_bytes
-            length = dict(scope["headers"]).get(b"content-length", b"")
+            length = next((value for name, value in scope["headers"] if name == b"content-length"), b"")
             if length.isdigit() and int(length) > limit:
-                response = problems.problem_response(problems.problem_body(
-                    413, "too-large", f"the request body may be at most {limit} bytes", path))
-                await response(scope, receive, send)
+                await problems.too_large(limit, path)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

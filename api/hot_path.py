@@ -8,9 +8,12 @@ write rate. This layer answers with the very code of the FastAPI routes (`play.m
 `play.outcome_answer`). It uses the same body models, the same principal lookup and the same
 problem+json refusals, so an answer does not depend on which layer gave it.
 
+It runs in front of FastAPI's whole middleware stack, which costs a few percent more, so it
+keeps that stack's promises itself: the body limit (413) and a logged 500 problem for a fault.
 Everything this layer would not answer exactly as FastAPI does, it hands on untouched, body
 included:
 - another method or path shape, or a root path;
+- a declared body length over the limit (`BodyLimit` answers);
 - a content type other than `application/json`;
 - a body that does not parse or validate (FastAPI gives the field-by-field 422);
 - an `Idempotency-Key` header that is repeated or too long for the route's declared header.
@@ -33,7 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .auth import Principal, principal_for
 from .context import ApiContext
-from .problems import refusal_problem
+from .problems import fault_problem, refusal_problem, too_large
 from .routers.play import move_answer, outcome_answer
 from .schemas import MoveIn, OutcomeIn
 
@@ -48,7 +51,8 @@ MAX_KEY_LENGTH = 200  # the routes' declared Idempotency-Key header
 
 
 class HotWrites:
-    """ASGI middleware in front of the FastAPI router (inside the body limit and error handling)."""
+    """The ASGI entry of `RingsideAPI`: the two hot writes answered here, the rest handed on to
+    FastAPI's middleware stack and router (`app`)."""
 
     def __init__(self, app: ASGIApp, ctx: ApiContext) -> None:
         self.app = app
@@ -57,12 +61,15 @@ class HotWrites:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = _PATH.fullmatch(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" \
             and not scope.get("root_path") else None
-        headers = _headers(scope) if found else None
+        headers = _headers(scope, self.ctx.settings.max_body_bytes) if found else None
         if found is None or headers is None:
             await self.app(scope, receive, send)
             return
-        body = await _read_body(receive)
+        body = await _read_body(receive, self.ctx.settings.max_body_bytes, scope["path"])
         if body is None:  # the client went away before sending its body
+            return
+        if isinstance(body, Response):
+            await body(scope, receive, send)
             return
         model, answer = ROUTES[found.group(2)]
         try:
@@ -76,15 +83,13 @@ class HotWrites:
             principal = principal_for(self.ctx.store, request, match_id)
             response = await answer(self.ctx, request, match_id, parsed, principal, headers.get("key"))
         except Exception as error:
-            refused = refusal_problem(error, scope["path"])
-            if refused is None:
-                raise  # a fault: the application's 500 handler answers
-            response = refused
+            response = refusal_problem(error, scope["path"]) or fault_problem("POST", scope["path"], error)
         await response(scope, receive, send)
 
 
-def _headers(scope: Scope) -> dict[str, str] | None:
-    """The Idempotency-Key, if this request's headers are ones this layer answers as FastAPI would."""
+def _headers(scope: Scope, limit: int) -> dict[str, str] | None:
+    """The Idempotency-Key, if this request's headers are ones this layer answers as FastAPI would
+    (a declared length over the limit is left to `BodyLimit`'s 413)."""
     json_body = False
     keys: list[bytes] = []
     for name, value in scope["headers"]:
@@ -92,18 +97,26 @@ def _headers(scope: Scope) -> dict[str, str] | None:
             json_body = value.partition(b";")[0].strip().lower() == b"application/json"
         elif name == b"idempotency-key":
             keys.append(value)
+        elif name == b"content-length" and value.isdigit() and int(value) > limit:
+            return None
     if not json_body or len(keys) > 1 or (keys and len(keys[0]) > MAX_KEY_LENGTH):
         return None
     return {"key": keys[0].decode("latin-1")} if keys else {}
 
 
-async def _read_body(receive: Receive) -> bytes | None:
+async def _read_body(receive: Receive, limit: int, path: str) -> bytes | Response | None:
+    """The whole body; a 413 once it grows past the limit (a body sent without its length)."""
     chunks: list[bytes] = []
+    size = 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
             return None
-        chunks.append(message.get("body", b""))
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return too_large(limit, path)
+        chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks)
 

@@ -120,6 +120,16 @@ def canonical_problem(error: NotCanonicalError, path: str) -> JSONResponse:
     return problem_response(problem_body(422, "not-canonical", str(error), path))
 
 
+def too_large(limit: int, path: str) -> JSONResponse:
+    return problem_response(problem_body(413, "too-large", f"the request body may be at most {limit} bytes", path))
+
+
+def fault_problem(method: str, path: str, error: BaseException) -> JSONResponse:
+    """The answer to a fault (a bug or a store failure): logged with its traceback, never shown."""
+    log.error("unexpected error on %s %s", method, path, exc_info=error)
+    return problem_response(problem_body(500, "internal-error", "the server failed unexpectedly", path))
+
+
 def refusal_problem(error: Exception, path: str) -> JSONResponse | None:
     """The answer to a refusal raised by the kernel or the API layer; None for anything else (a
     fault, which the 500 handler answers). Shared by the handlers below and `api.hot_path`."""
@@ -165,7 +175,4 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return problem_response(problem_body(500, "internal-error",
-                                             "the server failed unexpectedly",
-                                             request.url.path))
+        return fault_problem(request.method, request.url.path, error)

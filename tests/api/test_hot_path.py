@@ -1,0 +1,148 @@
+"""The hot path (`api.hot_path`) answers moves and outcomes in front of FastAPI. Whatever it
+answers must be exactly what the FastAPI routes answer, and whatever it cannot answer the same
+way it must hand on untouched.
+
+In-process: one application served twice, through its entry (hot path first) and through
+`RingsideAPI.routed` (FastAPI's stack and router only). Both get the same requests and must give
+the same status, media type and body. A keyed retry through one path must replay the answer the
+other path stored. Over real HTTP: the cases handed on (schema errors, other media types, an
+over-long key, an oversized body) keep FastAPI's answers and change nothing.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import RingsideAPI, create_app
+from domain.application import Ringside
+
+from .support import Match, bearer, create
+
+
+@pytest.fixture
+def paths(sqlite_app: Ringside) -> Iterator[tuple[TestClient, TestClient]]:
+    app = create_app(sqlite_app)
+    assert isinstance(app, RingsideAPI)
+    yield TestClient(app, raise_server_exceptions=False), TestClient(app.routed, raise_server_exceptions=False)
+
+
+def _same(hot: TestClient, routed: TestClient, path: str, body: Any, headers: dict[str, str]) -> httpx.Response:
+    """Send one request both ways; they must answer alike. Returns the hot path's answer."""
+    first = hot.post(path, json=body, headers=headers)
+    second = routed.post(path, json=body, headers=headers)
+    assert (first.status_code, first.headers["content-type"], first.json()) == \
+        (second.status_code, second.headers["content-type"], second.json()), path
+    return first
+
+
+def test_every_refusal_is_answered_alike_by_both_paths(paths: tuple[TestClient, TestClient]) -> None:
+    hot, routed = paths
+    match = create(hot)  # type: ignore[arg-type]
+    other = create(hot, players=["solo"], variant="solo")  # type: ignore[arg-type]
+    decision = hot.get(match.path("/decision"), headers=bearer(match.arbiter)).json()
+    seat, head = decision["decision"]["seats"][0], decision["version"]
+    refusals: list[tuple[str, dict[str, Any], dict[str, str], int]] = [
+        ("/moves", {"move": {"type": "play", "card": 99}}, bearer(match.seat(seat)), 422),  # TG-1.2
+        ("/moves", {"move": {"type": "dance"}}, bearer(match.seat(seat)), 422),
+        ("/moves", {"move": {"type": "pass"}, "expected_version": 1}, bearer(match.seat(seat)), 409),
+        ("/moves", {"move": {"type": "pass"}}, bearer(match.seat(1 - seat)), 409),
+        ("/moves", {"move": {"type": "pass"}}, {}, 401),
+        ("/moves", {"move": {"type": "pass"}}, bearer("rs_unknown"), 401),
+        ("/moves", {"move": {"type": "pass"}}, {"Authorization": "Basic abc"}, 401),
+        ("/moves", {"move": {"type": "pass"}}, bearer(other.seat(0)), 403),
+        ("/moves", {"move": {"type": "pass"}, "seat": 1 - seat}, bearer(match.seat(seat)), 403),
+        ("/moves", {"move": {"type": "pass"}}, bearer(match.arbiter), 422),
+        ("/moves", {"move": {"type": "pass"}, "seat": seat}, bearer(match.recorder), 403),
+        ("/moves", {"move": {"type": "pass"}}, {**bearer(match.seat(seat)), "Idempotency-Key": ""}, 422),
+        ("/outcomes", {"outcome": 3}, bearer(match.seat(seat)), 403),
+        ("/outcomes", {"outcome": 3}, bearer(match.recorder), 403),
+    ]
+    for suffix, body, headers, status in refusals:
+        answer = _same(hot, routed, match.path(suffix), body, headers)
+        assert answer.status_code == status, (suffix, body, answer.json())
+        assert answer.headers["content-type"] == "application/problem+json"
+    assert hot.get(match.path(), headers=bearer(match.arbiter)).json()["version"] == head  # nothing was recorded
+    unknown = f"/matches/{uuid.uuid4()}/moves"
+    assert _same(hot, routed, unknown, {"move": {"type": "pass"}}, {}).status_code == 404
+    assert _same(hot, routed, unknown, {"move": {"type": "pass"}}, bearer(match.arbiter)).status_code == 403
+
+
+@pytest.mark.parametrize("first_path", [0, 1], ids=["hot-then-routed", "routed-then-hot"])
+def test_a_keyed_move_is_replayed_byte_for_byte_by_the_other_path(paths: tuple[TestClient, TestClient],
+                                                                  first_path: int) -> None:
+    """Both paths fingerprint a request the same way: a retry through the other one is a replay."""
+    first, retry = paths if first_path == 0 else paths[::-1]
+    match = create(paths[0], players=["solo"], variant="solo")  # type: ignore[arg-type]
+    headers = {**bearer(match.seat(0)), "Idempotency-Key": "key-1"}
+    body = {"move": {"type": "pass"}, "expected_version": match.data["version"]}
+    accepted = first.post(match.path("/moves"), json=body, headers=headers)
+    replayed = retry.post(match.path("/moves"), json=body, headers=headers)
+    assert accepted.status_code == replayed.status_code == 200
+    assert replayed.headers["idempotent-replayed"] == "true" and replayed.json() == accepted.json()
+    reused = retry.post(match.path("/moves"), json={**body, "claimed_at": "later"}, headers=headers)
+    assert reused.status_code == 422 and reused.json()["code"] == "idempotency-key-reused"
+    assert paths[0].get(match.path()).json()["version"] == accepted.json()["version"]
+
+
+def test_a_fault_on_the_hot_path_is_a_logged_500_problem(paths: tuple[TestClient, TestClient],
+                                                         sqlite_app: Ringside, monkeypatch: pytest.MonkeyPatch,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    hot, _ = paths
+    match = create(hot, players=["solo"], variant="solo")  # type: ignore[arg-type]
+
+    async def broken(*_: Any, **__: Any) -> Any:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(sqlite_app, "submit_move_async", broken)
+    answer = hot.post(match.path("/moves"), json={"move": {"type": "pass"}}, headers=bearer(match.seat(0)))
+    assert answer.status_code == 500 and answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["code"] == "internal-error" and "fire" not in answer.text
+    assert any("the disk is on fire" in str(record.exc_info) for record in caplog.records)
+
+
+# ---- over real HTTP: what the hot path hands on ---------------------------------------------------
+def _seat_and_version(client: httpx.Client, match: Match) -> tuple[int, int]:
+    decision = client.get(match.path("/decision"), headers=bearer(match.arbiter)).json()
+    return int(decision["decision"]["seats"][0]), int(decision["version"])
+
+
+def test_what_the_hot_path_cannot_answer_keeps_fastapis_answer(client: httpx.Client) -> None:
+    match = create(client)
+    seat, head = _seat_and_version(client, match)
+    headers = bearer(match.seat(seat))
+    move = b'{"move": {"type": "pass"}}'
+    plain = client.post(match.path("/moves"), content=move, headers={**headers, "Content-Type": "text/plain"})
+    assert plain.status_code == 422 and plain.json()["code"] == "validation-error"
+    broken = client.post(match.path("/moves"), content=b'{"move": ',
+                         headers={**headers, "Content-Type": "application/json"})
+    assert broken.status_code == 422 and broken.json()["errors"][0]["field"].startswith("body")
+    extra = client.post(match.path("/moves"), json={"move": {"type": "pass"}, "bogus": 1}, headers=headers)
+    assert extra.status_code == 422 and extra.json()["errors"][0]["field"] == "body.bogus"
+    long_key = client.post(match.path("/moves"), json={"move": {"type": "pass"}},
+                           headers={**headers, "Idempotency-Key": "k" * 201})
+    assert long_key.status_code == 422 and long_key.json()["errors"][0]["field"] == "header.Idempotency-Key"
+    assert client.get(match.path()).json()["version"] == head
+    charset = client.post(match.path("/moves"), content=move,
+                          headers={**headers, "Content-Type": "application/json; charset=utf-8"})
+    assert charset.status_code == 200 and charset.json()["receipt"]["seq"] == head + 1
+
+
+def test_a_body_sent_without_its_length_is_cut_off_at_the_limit(client: httpx.Client) -> None:
+    match = create(client, players=["solo"], variant="solo")
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"move": {"type": "pass", "pad": "'
+        for _ in range(1100):
+            yield b"x" * 1000
+        yield b'"}}'
+
+    answer = client.post(match.path("/moves"), content=chunks(),
+                         headers={**bearer(match.seat(0)), "Content-Type": "application/json"})
+    assert answer.status_code == 413 and answer.json()["code"] == "too-large"
+    assert client.get(match.path()).json()["version"] == match.data["version"]
