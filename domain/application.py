@@ -58,6 +58,7 @@ from .kernel.viewers import Actor, Viewer
 from .recorders import Answer, AnswerRecorder
 from .saving import ClassCheckedSave
 from .settings import StoreSettings
+from .write_lock import WriteLock
 
 T = TypeVar("T")
 RETRIES = 5
@@ -248,7 +249,8 @@ class Ringside(ClassCheckedSave):
         self.clock: Clock = clock or utc_now
         self._seeds: dict[UUID, str] = {}
         self._matches = MatchCache(self, self.CACHE_SIZE)
-        self._commits = GroupCommit(self)
+        self._write_lock = None if settings.is_postgres else WriteLock(settings.sqlite_path().with_suffix(".lock"))
+        self._commits = GroupCommit(self, lock=self._write_lock)
         self.index = MatchIndex(self, settings)
         component_store.add_loader(self._load_components)
 
@@ -261,6 +263,8 @@ class Ringside(ClassCheckedSave):
     def close(self) -> None:
         component_store.remove_loader(self._load_components)
         self._commits.close()
+        if self._write_lock is not None:
+            self._write_lock.close()
         self.index.close()
         super().close()
 
