@@ -17,11 +17,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 ANSWERS_TABLE = "ringside_answers"
+ROWS_PER_STATEMENT = 200
+"""Rows per multi-row INSERT: 800 bound values, far below SQLite's limit of 32,766."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,10 @@ def _answers(kwargs: dict[str, Any]) -> Sequence[Answer]:
     return answers
 
 
+def _originator(originator_id: Any) -> str:
+    return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id)
+
+
 def _answer(scope: Any, fingerprint: Any, status: Any, body: Any) -> Answer:
     return Answer(str(scope), str(fingerprint), int(status), str(body))
 
@@ -64,11 +71,31 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
                 "status INTEGER NOT NULL, body TEXT NOT NULL)"]
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
-        notification_ids = super()._insert_events(c, stored_events, **kwargs)
-        for answer in _answers(kwargs):
-            verb = "INSERT" if answer.final else "INSERT OR IGNORE"
-            c.execute(f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body) VALUES (?, ?, ?, ?)",
-                      (answer.scope, answer.fingerprint, answer.status, answer.body))
+        """All the events in one statement, then the answers in one statement per kind; returns the
+        events' notification IDs (rowids).
+
+        Why not eventsourcing's insert, one statement per event: each statement releases the GIL
+        and must win it back from the event loop. The group-commit writer lost about 0.4 ms per
+        statement that way, 6 of the 9 ms of a batch. A batch is one transaction under SQLite's
+        single-writer lock, so the rows of one INSERT get consecutive rowids: one more than the
+        largest, row by row. The last one is `lastrowid`."""
+        notification_ids: list[int] = []
+        for start in range(0, len(stored_events), ROWS_PER_STATEMENT):
+            chunk = stored_events[start:start + ROWS_PER_STATEMENT]
+            c.execute(f"INSERT INTO {self.events_table_name} VALUES {', '.join(['(?,?,?,?)'] * len(chunk))}",
+                      [value for event in chunk for value in (_originator(event.originator_id),
+                                                              event.originator_version, event.topic, event.state)])
+            last = int(c.lastrowid)
+            notification_ids.extend(range(last - len(chunk) + 1, last + 1))
+        answers = _answers(kwargs)
+        for final, verb in ((True, "INSERT"), (False, "INSERT OR IGNORE")):
+            rows = [answer for answer in answers if answer.final is final]
+            for start in range(0, len(rows), ROWS_PER_STATEMENT):
+                chunk = rows[start:start + ROWS_PER_STATEMENT]
+                c.execute(f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body) VALUES "
+                          f"{', '.join(['(?,?,?,?)'] * len(chunk))}",
+                          [value for answer in chunk for value in (answer.scope, answer.fingerprint,
+                                                                   answer.status, answer.body)])
         return notification_ids
 
     def select_answer(self, scope: str) -> Answer | None:
