@@ -5,6 +5,8 @@ pool). Moves and outcomes are async and usually answered by `api.hot_path` in fr
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,6 +23,7 @@ from domain.application import Ringside
 from . import problems
 from .context import ApiContext, ApiSettings
 from .hot_path import HotWrites
+from .housekeeping import prune_answers_periodically
 from .problems import PROBLEM_MEDIA_TYPE, Problem
 from .routers import audit, commentary, games, matches, play
 from .store import ApiStore
@@ -50,7 +53,13 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        retention = ctx.settings.answer_retention
+        pruning = asyncio.create_task(prune_answers_periodically(application, retention)) if retention else None
         yield
+        if pruning is not None:
+            pruning.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruning
         ctx.store.close()
         if owned:
             application.close()
@@ -154,4 +163,4 @@ def app_from_env() -> FastAPI:
     """Factory for uvicorn workers: the store comes from RINGSIDE_DATA_DIR / RINGSIDE_DATABASE_URL."""
     return create_app(data_dir=os.environ.get("RINGSIDE_DATA_DIR") or None,
                       store=os.environ.get("RINGSIDE_DATABASE_URL") or None,
-                      settings=ApiSettings(opentelemetry=os.environ.get("RINGSIDE_OPENTELEMETRY") == "1"))
+                      settings=ApiSettings.from_env())

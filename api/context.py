@@ -3,8 +3,10 @@ API's own tables and settings, plus small helpers that turn kernel results into 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -14,6 +16,7 @@ from domain.application import Accepted, Ringside
 from domain.kernel.fold import MatchFold
 from domain.kernel.redaction import redact
 from domain.kernel.viewers import Viewer
+from domain.retention import parse_duration
 
 from .auth import Principal, principal_for
 from .store import ApiStore
@@ -31,6 +34,15 @@ class ApiSettings:
     opentelemetry: bool = False
     """FastAPI's native OpenTelemetry hooks (RINGSIDE_OPENTELEMETRY=1). Off by default: unconfigured,
     they export nothing yet look up the global providers on every request."""
+    answer_retention: timedelta | None = None
+    """Forget answers to idempotency keys older than this (RINGSIDE_ANSWER_RETENTION, e.g. 7d);
+    None keeps them until `ringside prune-answers`."""
+
+    @classmethod
+    def from_env(cls) -> ApiSettings:
+        retention = os.environ.get("RINGSIDE_ANSWER_RETENTION", "").strip()
+        return cls(opentelemetry=os.environ.get("RINGSIDE_OPENTELEMETRY") == "1",
+                   answer_retention=parse_duration(retention) if retention else None)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -19,6 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
@@ -34,7 +35,7 @@ from .kernel import component_store, record
 from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, visible_to
 from .kernel.canonical import JSON
 from .kernel.chance import commitment, derive_outcome, derive_salt, new_seed
-from .kernel.clock import Clock, utc_now
+from .kernel.clock import Clock, utc_now, utc_text
 from .kernel.diff import diff
 from .kernel.errors import (
     ConflictError,
@@ -911,6 +912,17 @@ class Ringside(ClassCheckedSave):
         recorder = self.recorder
         assert isinstance(recorder, AnswerRecorder)
         return recorder.select_answer(scope)
+
+    def prune_answers(self, older_than: timedelta) -> int:
+        """Forget the answers to idempotency keys stored more than `older_than` ago; returns how
+        many. A retry with a forgotten key runs again as a new request: a move sent with its
+        expected version is then refused as stale rather than applied twice. Keys are meant to
+        be retried within minutes, so a retention of days loses nothing in practice."""
+        recorder = self.recorder
+        assert isinstance(recorder, AnswerRecorder)
+        cutoff = utc_text(datetime.now(UTC) - older_than)
+        with self._write_lock.held() if self._write_lock is not None else contextlib.nullcontext():
+            return recorder.prune_answers(cutoff)
 
     def record_answer(self, answer: Answer) -> None:
         """Keep the answer to a keyed request that changed nothing (a refusal), unless the key was

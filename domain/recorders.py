@@ -7,6 +7,11 @@ the events it answers (eventsourcing's `_insert_events` hooks, the ones its proc
 for tracking records): either both are committed or neither is. A second attempt with the same key
 fails on the answer's primary key, and its caller replays the stored answer instead.
 
+Each answer carries the time it was stored (`answered_at`, UTC text), so that answers can be
+forgotten after a retention period (`prune_answers`): a retry with an older key then runs again,
+as a new request. Tables from before that column get it added, empty, when the store opens; such
+answers count as older than any cutoff.
+
 Selected through eventsourcing's `APPLICATION_RECORDER_TOPIC` (see `settings.py`), for SQLite and
 PostgreSQL alike.
 """
@@ -21,6 +26,8 @@ from uuid import UUID
 
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+
+from .kernel.clock import utc_now
 
 ANSWERS_TABLE = "ringside_answers"
 ROWS_PER_STATEMENT = 200
@@ -48,6 +55,10 @@ class AnswerRecorder(ABC):
     def select_answer(self, scope: str) -> Answer | None:
         """The answer stored under `scope`, if any."""
 
+    @abstractmethod
+    def prune_answers(self, before: str) -> int:
+        """Forget the answers stored before `before` (UTC text, as `answered_at`); how many."""
+
 
 def _answers(kwargs: dict[str, Any]) -> Sequence[Answer]:
     answers: Sequence[Answer] = kwargs.get("answers") or ()
@@ -68,7 +79,14 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(),
                 f"CREATE TABLE IF NOT EXISTS {ANSWERS_TABLE} (scope TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, "
-                "status INTEGER NOT NULL, body TEXT NOT NULL)"]
+                "status INTEGER NOT NULL, body TEXT NOT NULL, answered_at TEXT)"]
+
+    def _create_table(self, c: SQLiteCursor) -> None:
+        super()._create_table(c)
+        c.execute(f"PRAGMA table_info({ANSWERS_TABLE})")
+        if "answered_at" not in {row[1] for row in c.fetchall()}:  # a table from before retention
+            c.execute(f"ALTER TABLE {ANSWERS_TABLE} ADD COLUMN answered_at TEXT")
+        c.execute(f"CREATE INDEX IF NOT EXISTS {ANSWERS_TABLE}_answered_at ON {ANSWERS_TABLE} (answered_at)")
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
         """All the events in one statement, then the answers in one statement per kind; returns the
@@ -88,14 +106,15 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
             last = int(c.lastrowid)
             notification_ids.extend(range(last - len(chunk) + 1, last + 1))
         answers = _answers(kwargs)
+        answered_at = utc_now()
         for final, verb in ((True, "INSERT"), (False, "INSERT OR IGNORE")):
             rows = [answer for answer in answers if answer.final is final]
             for start in range(0, len(rows), ROWS_PER_STATEMENT):
                 chunk = rows[start:start + ROWS_PER_STATEMENT]
-                c.execute(f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body) VALUES "
-                          f"{', '.join(['(?,?,?,?)'] * len(chunk))}",
+                c.execute(f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body, answered_at) VALUES "
+                          f"{', '.join(['(?,?,?,?,?)'] * len(chunk))}",
                           [value for answer in chunk for value in (answer.scope, answer.fingerprint,
-                                                                   answer.status, answer.body)])
+                                                                   answer.status, answer.body, answered_at)])
         return notification_ids
 
     def select_answer(self, scope: str) -> Answer | None:
@@ -103,6 +122,12 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
             c.execute(f"SELECT scope, fingerprint, status, body FROM {ANSWERS_TABLE} WHERE scope = ?", (scope,))
             row = c.fetchone()
         return None if row is None else _answer(*row)
+
+    def prune_answers(self, before: str) -> int:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"DELETE FROM {ANSWERS_TABLE} WHERE answered_at IS NULL OR answered_at < ?", (before,))
+            c.execute("SELECT changes()")
+            return int(c.fetchone()[0])
 
 
 class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
@@ -114,15 +139,20 @@ class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
 
         table = SQL("{schema}.{table}").format(schema=Identifier(self.datastore.schema),
                                                table=Identifier(ANSWERS_TABLE))
-        self.sql_create_statements.append(SQL(
-            "CREATE TABLE IF NOT EXISTS {table} (scope text PRIMARY KEY, fingerprint text NOT NULL, "
-            "status integer NOT NULL, body text NOT NULL)").format(table=table))
-        insert = SQL("INSERT INTO {table} (scope, fingerprint, status, body) VALUES (%s, %s, %s, %s)").format(
-            table=table)
+        index = Identifier(f"{ANSWERS_TABLE}_answered_at")
+        self.sql_create_statements += [
+            SQL("CREATE TABLE IF NOT EXISTS {table} (scope text PRIMARY KEY, fingerprint text NOT NULL, "
+                "status integer NOT NULL, body text NOT NULL, answered_at text)").format(table=table),
+            SQL("ALTER TABLE {table} ADD COLUMN IF NOT EXISTS answered_at text").format(table=table),
+            SQL("CREATE INDEX IF NOT EXISTS {index} ON {table} (answered_at)").format(index=index, table=table),
+        ]
+        insert = SQL("INSERT INTO {table} (scope, fingerprint, status, body, answered_at) "
+                     "VALUES (%s, %s, %s, %s, %s)").format(table=table)
         self._insert_final = insert
         self._insert_unless_answered = insert + SQL(" ON CONFLICT (scope) DO NOTHING")
         self._select_answer = SQL("SELECT scope, fingerprint, status, body FROM {table} WHERE scope = %s").format(
             table=table)
+        self._prune = SQL("DELETE FROM {table} WHERE answered_at IS NULL OR answered_at < %s").format(table=table)
 
     def _insert_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
         """Answers that come without events (refusals: never a conflict) go in here."""
@@ -140,12 +170,18 @@ class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
             self._insert_answers(answers_cursor, _answers(kwargs))
 
     def _insert_answers(self, curs: Any, answers: Sequence[Answer]) -> None:
+        answered_at = utc_now()
         for answer in answers:
             curs.execute(self._insert_final if answer.final else self._insert_unless_answered,
-                         (answer.scope, answer.fingerprint, answer.status, answer.body), prepare=True)
+                         (answer.scope, answer.fingerprint, answer.status, answer.body, answered_at), prepare=True)
 
     def select_answer(self, scope: str) -> Answer | None:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(self._select_answer, (scope,), prepare=True)
             row = curs.fetchone()
         return None if row is None else _answer(row["scope"], row["fingerprint"], row["status"], row["body"])
+
+    def prune_answers(self, before: str) -> int:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(self._prune, (before,))
+            return int(curs.rowcount)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import click
 from rich.text import Text
 
 from domain.kernel.viewers import Actor, Viewer
+from domain.retention import parse_duration
 
 from .context import (
     RingsideGroup,
@@ -29,6 +31,7 @@ from .context import (
 from .moves import parse_int_list, parse_move, parse_pairs
 from .output import EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
 from .render.common import event_text
+from .source import LocalSource
 from .views import change_lines, log_table, print_renderables, report_view, score_table, show_state
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -865,6 +868,45 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, a
             console().print(report_view(report, label))
     if failed:
         raise click.exceptions.Exit(EXIT_REFUSED)
+
+
+class Duration(click.ParamType):
+    name = "duration"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> timedelta:
+        if isinstance(value, timedelta):
+            return value
+        try:
+            return parse_duration(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+@cli.command("prune-answers")
+@source_options()
+@click.option("--older-than", "older_than", required=True, type=Duration(), metavar="DURATION",
+              help="Forget answers stored longer ago than this: 90s, 30m, 24h, 7d, 2w.")
+@json_option
+def prune_answers(older_than: timedelta, as_json: bool) -> None:
+    """Forget the stored answers to idempotency keys older than DURATION.
+
+    A client that retries with such a key runs its request again, as new: a move sent with its
+    expected version is then refused as stale, never applied twice. Run this from cron, or let the
+    server prune by itself (RINGSIDE_ANSWER_RETENTION=7d).
+
+    \b
+    Examples:
+      ringside prune-answers --older-than 7d
+      ringside --store postgresql://ringside@db/ringside prune-answers --older-than 24h --json
+    """
+    source = settings().main_source()
+    if not isinstance(source, LocalSource):
+        raise CliError("answers are pruned in a store (--store or the data directory), not over --url", EXIT_USAGE)
+    pruned = source.app.prune_answers(older_than)
+    if as_json:
+        print_json({"pruned": pruned, "older_than_seconds": int(older_than.total_seconds())})
+    else:
+        console().print(f"forgot {pruned} stored answer{'' if pruned == 1 else 's'} older than {older_than}")
 
 
 # ==== serving ==========================================================================================

@@ -33,6 +33,8 @@ class Server:
     port: int = field(default_factory=free_port)
     workers: int = 1
     process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """Extra environment for the server process (settings such as RINGSIDE_ANSWER_RETENTION)."""
 
     @property
     def url(self) -> str:
@@ -51,7 +53,7 @@ class Server:
         raise AssertionError("unreachable")
 
     def _start(self, timeout: float) -> Server:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote"}
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote", **self.env}
         env.pop("RINGSIDE_DATABASE_URL", None)
         command = [sys.executable, "-m", "api", "--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.store:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -508,3 +509,39 @@ def test_annotation_retries_do_not_duplicate(client: httpx.Client) -> None:
     again = client.post(match.path("/annotations"), headers=headers, json={"seq": 1, "text": "once"})
     assert first.status_code == again.status_code == 201 and first.json() == again.json()
     assert len(client.get(match.path("/annotations")).json()["annotations"]) == 1
+
+
+def test_a_server_with_answer_retention_forgets_old_keys(tmp_path: Any) -> None:
+    """RINGSIDE_ANSWER_RETENTION=1s: a keyed move is replayed at once, and after the retention its
+    retry runs again as a new request, refused as stale (it carries its expected version)."""
+    server = Server(tmp_path / "data", env={"RINGSIDE_ANSWER_RETENTION": "1s"}).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            match = create(client, players=["solo"], variant="solo")
+            request = {"move": {"type": "pass"}, "expected_version": match.data["version"]}
+            headers = {**bearer(match.seat(0)), "Idempotency-Key": "kept-a-while"}
+            first = client.post(match.path("/moves"), json=request, headers=headers)
+            assert first.status_code == 200
+            replayed = client.post(match.path("/moves"), json=request, headers=headers)
+            assert replayed.status_code == 200 and replayed.headers["idempotent-replayed"] == "true"
+            deadline = time.monotonic() + 15
+            while True:
+                retried = client.post(match.path("/moves"), json=request, headers=headers)
+                if retried.status_code != 200 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.3)
+            assert retried.status_code == 409 and retried.json()["code"] == "stale-version"
+            assert version(client, match) == first.json()["version"]  # applied once, whatever happened
+    finally:
+        server.stop()
+
+
+def test_an_unreadable_retention_setting_stops_the_server_with_a_reason(tmp_path: Any) -> None:
+    server = Server(tmp_path / "data", env={"RINGSIDE_ANSWER_RETENTION": "a while"})
+    try:
+        server.start(timeout=20)
+    except RuntimeError as error:
+        assert "not a duration" in str(error)
+    else:
+        server.stop()
+        raise AssertionError("the server started with an unreadable retention")

@@ -12,7 +12,7 @@ from replay_cli.main import cli
 from .conftest import Run
 
 COMMANDS = ["games", "matches", "new", "play", "simulate", "show", "log", "step", "diff", "score", "annotate",
-            "undo", "rule", "fork", "reveal", "export", "import", "verify", "serve"]
+            "undo", "rule", "fork", "reveal", "export", "import", "verify", "serve", "prune-answers"]
 
 
 def test_every_command_exists_with_help_and_examples(run: Run) -> None:

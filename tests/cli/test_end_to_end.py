@@ -169,3 +169,30 @@ def test_step_with_keys_in_a_real_terminal(sh: Shell, data_dir: Path, tmp_path: 
         assert os.waitstatus_to_exitcode(status) == 0
     finally:
         os.close(fd)
+
+
+def test_prune_answers_as_a_subprocess(sh: Shell, data_dir: Path) -> None:
+    """Answers kept by the store are forgotten once older than the given duration; a bad duration
+    or a remote source is a usage error (exit 2) with a reason."""
+    from datetime import timedelta
+
+    from domain.application import RequestKey, Ringside
+    from domain.recorders import Answer
+    from tests.support.helpers import new_match
+
+    app = Ringside.open(data_dir=data_dir)
+    try:
+        match_id = new_match(app, players=1, variant="solo")
+        for scope in ("key-1", "key-2"):
+            app.record_answer(Answer(scope, "f", 422, "{}"))
+        app.submit_move(match_id, 0, {"type": "pass"},
+                        key=RequestKey("key-3", "f", lambda accepted: (200, {"version": accepted.version})))
+    finally:
+        app.close()
+    kept = json.loads(sh("prune-answers", "--older-than", "7d", "--json").stdout)
+    assert kept == {"pruned": 0, "older_than_seconds": int(timedelta(days=7).total_seconds())}
+    assert "forgot 3 stored answers" in sh("prune-answers", "--older-than", "0s").stdout
+    bad = sh("prune-answers", "--older-than", "soon", code=2)
+    assert "not a duration" in bad.stderr
+    remote = sh("--url", "http://127.0.0.1:9", "prune-answers", "--older-than", "1d", code=2)
+    assert "not over --url" in remote.stderr
