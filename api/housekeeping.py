@@ -13,6 +13,7 @@ import logging
 from datetime import timedelta
 
 from domain.application import Ringside
+from domain.retention import format_duration
 
 log = logging.getLogger("ringside.api")
 PRUNE_AT_MOST_EVERY = timedelta(hours=1)
@@ -28,5 +29,5 @@ async def prune_answers_periodically(ringside: Ringside, retention: timedelta) -
             log.exception("pruning the answers to idempotency keys failed")
         else:
             if pruned:
-                log.info("forgot %d answers to idempotency keys older than %s", pruned, retention)
+                log.info("forgot %d answers to idempotency keys older than %s", pruned, format_duration(retention))
         await asyncio.sleep(max(every, 0.1))

@@ -21,3 +21,14 @@ def parse_duration(text: str) -> timedelta:
     if not parts or "".join(f"{n}{u}" for n, u in parts) != compact.replace(" ", ""):
         raise ValueError(f"not a duration: {text!r} (use e.g. 90s, 30m, 24h, 7d, 2w)")
     return sum((timedelta(**{_UNITS[unit]: int(number)}) for number, unit in parts), timedelta())
+
+
+def format_duration(span: timedelta) -> str:
+    """The shortest text `parse_duration` reads back as `span` (whole seconds): 1d12h, 90s -> 1m30s."""
+    seconds = int(span.total_seconds())
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count}{unit}")
+    return "".join(parts) or "0s"

@@ -17,7 +17,7 @@ import click
 from rich.text import Text
 
 from domain.kernel.viewers import Actor, Viewer
-from domain.retention import parse_duration
+from domain.retention import format_duration, parse_duration
 
 from .context import (
     RingsideGroup,
@@ -906,7 +906,8 @@ def prune_answers(older_than: timedelta, as_json: bool) -> None:
     if as_json:
         print_json({"pruned": pruned, "older_than_seconds": int(older_than.total_seconds())})
     else:
-        console().print(f"forgot {pruned} stored answer{'' if pruned == 1 else 's'} older than {older_than}")
+        console().print(f"forgot {pruned} stored answer{'' if pruned == 1 else 's'} older than "
+                        f"{format_duration(older_than)}")
 
 
 # ==== serving ==========================================================================================
@@ -915,7 +916,7 @@ def prune_answers(older_than: timedelta, as_json: bool) -> None:
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="Worker processes (several need PostgreSQL to share the store).")
+              help="Worker processes (on one host they share the SQLite store; across hosts use PostgreSQL).")
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Data directory (keys, SQLite) [default: RINGSIDE_DATA_DIR or the user data folder].")
 def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:

@@ -191,7 +191,7 @@ def test_prune_answers_as_a_subprocess(sh: Shell, data_dir: Path) -> None:
         app.close()
     kept = json.loads(sh("prune-answers", "--older-than", "7d", "--json").stdout)
     assert kept == {"pruned": 0, "older_than_seconds": int(timedelta(days=7).total_seconds())}
-    assert "forgot 3 stored answers" in sh("prune-answers", "--older-than", "0s").stdout
+    assert "forgot 3 stored answers older than 0s" in sh("prune-answers", "--older-than", "0s").stdout
     bad = sh("prune-answers", "--older-than", "soon", code=2)
     assert "not a duration" in bad.stderr
     remote = sh("--url", "http://127.0.0.1:9", "prune-answers", "--older-than", "1d", code=2)

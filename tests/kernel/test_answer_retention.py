@@ -13,7 +13,7 @@ import pytest
 from domain.application import RequestKey, Ringside
 from domain.kernel.integrity import ServerKey
 from domain.recorders import ANSWERS_TABLE, Answer
-from domain.retention import parse_duration
+from domain.retention import format_duration, parse_duration
 from tests.support.helpers import new_match
 
 
@@ -97,6 +97,7 @@ def test_a_postgres_store_from_before_retention_is_migrated(tmp_path: Path, post
 ])
 def test_durations_as_operators_write_them(text: str, expected: timedelta) -> None:
     assert parse_duration(text) == expected
+    assert parse_duration(format_duration(expected)) == expected
 
 
 @pytest.mark.parametrize("text", ["", "7", "d", "7 days", "1.5h", "-1d", "1d junk", "1x"])
