@@ -71,7 +71,8 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     problems.install(app)
 
     app.add_middleware(BodyLimit, settings=ctx.settings)
-    app.hot_writes = HotWrites(app.routed, ctx)
+    if not ctx.settings.opentelemetry:  # traced servers send every request through FastAPI's hooks
+        app.hot_writes = HotWrites(app.routed, ctx)
 
     for module in (games, matches, play, commentary, audit):
         app.include_router(module.router)

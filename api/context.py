@@ -33,7 +33,8 @@ class ApiSettings:
     max_body_bytes: int = 1_000_000
     opentelemetry: bool = False
     """FastAPI's native OpenTelemetry hooks (RINGSIDE_OPENTELEMETRY=1). Off by default: unconfigured,
-    they export nothing yet look up the global providers on every request."""
+    they export nothing yet look up the global providers on every request. On, moves and outcomes
+    also go through FastAPI's stack (no `api.hot_path`), so that they are traced like the rest."""
     answer_retention: timedelta | None = None
     """Forget answers to idempotency keys older than this (RINGSIDE_ANSWER_RETENTION, e.g. 7d);
     None keeps them until `ringside prune-answers`."""

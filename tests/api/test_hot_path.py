@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import RingsideAPI, create_app
+from api.context import ApiSettings
 from domain.application import Ringside
 
 from .support import Match, bearer, create
@@ -104,6 +105,13 @@ def test_a_fault_on_the_hot_path_is_a_logged_500_problem(paths: tuple[TestClient
     assert answer.status_code == 500 and answer.headers["content-type"] == "application/problem+json"
     assert answer.json()["code"] == "internal-error" and "fire" not in answer.text
     assert any("the disk is on fire" in str(record.exc_info) for record in caplog.records)
+
+
+def test_a_traced_server_sends_moves_through_fastapi(sqlite_app: Ringside) -> None:
+    """With OpenTelemetry on, FastAPI's hooks must see every request: no hot path."""
+    plain, traced = create_app(sqlite_app), create_app(sqlite_app, settings=ApiSettings(opentelemetry=True))
+    assert isinstance(plain, RingsideAPI) and isinstance(traced, RingsideAPI)
+    assert plain.hot_writes is not None and traced.hot_writes is None
 
 
 # ---- over real HTTP: what the hot path hands on ---------------------------------------------------
