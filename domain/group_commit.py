@@ -133,9 +133,14 @@ class GroupCommit:
                 return
 
     def _commit(self, batch: list[_Job]) -> None:
-        """Save the batch; each job's `error` tells its outcome."""
-        with self.lock.held() if self.lock is not None else contextlib.nullcontext():
-            self._commit_unlocked(batch)
+        """Save the batch; each job's `error` tells its outcome. Never raises: the writer thread
+        must outlive any failure, or the commands waiting on it would wait forever."""
+        try:
+            with self.lock.held() if self.lock is not None else contextlib.nullcontext():
+                self._commit_unlocked(batch)
+        except BaseException as error:  # the writer lock could not be taken: nothing was written
+            for job in batch:
+                job.error = job.error or error
 
     def _commit_unlocked(self, batch: list[_Job]) -> None:
         if len(batch) > 1:

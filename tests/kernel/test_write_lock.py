@@ -55,3 +55,29 @@ def test_the_lock_is_released_when_the_holder_fails(tmp_path: Path) -> None:
     thread.join()
     first.close()
     second.close()
+
+
+def test_a_lock_that_cannot_be_taken_fails_the_batch_not_the_writer(tmp_path: Path) -> None:
+    """The lock file's folder is gone: each waiting command gets the error, and the writer thread
+    lives on to save the next batch once the folder is back."""
+    import asyncio
+
+    from domain.application import Ringside
+    from tests.support.helpers import new_match
+
+    app = Ringside.open(data_dir=tmp_path / "data")
+    try:
+        match_id = new_match(app, players=1, variant="solo")
+        assert app._write_lock is not None
+        app._write_lock.close()
+        app._write_lock.path = tmp_path / "missing" / "store.lock"
+
+        async def move() -> object:
+            return await app.submit_move_async(match_id, 0, {"type": "pass"})
+
+        with pytest.raises(FileNotFoundError):
+            asyncio.run(move())
+        app._write_lock.path = tmp_path / "data" / "ringside.lock"
+        assert asyncio.run(move()) is not None
+    finally:
+        app.close()
