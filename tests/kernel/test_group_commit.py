@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -130,3 +131,18 @@ def test_one_key_sent_to_two_workers_at_once_applies_once(twin_apps: list[Ringsi
         assert isinstance(refused[0], RingsideError), refused[0]
         assert [e.kind for e in first.entries(match_id)].count("move") == 1
         assert first.answer(f"race-{round_}") == accepted[0].answer
+
+
+def test_a_batch_save_reports_the_notification_ids_the_store_gave(app: Ringside) -> None:
+    """One multi-row INSERT for a whole batch (SQLite): the IDs it reports for each event are the
+    ones the notification log then shows, in the same order."""
+    matches = [app._matches.for_command(new_match(app, players=1, variant="solo"), fresh=True) for _ in range(3)]
+    for match in matches:
+        for _ in range(2):
+            app._append(match, "move", Actor.player(0), {"seat": 0, "move": {"type": "pass"}})
+    recordings = app.save(*matches)
+    reported = [(r.notification.id, r.domain_event.originator_id, r.domain_event.originator_version)
+                for r in recordings]
+    stored = app.recorder.select_notifications(start=reported[0][0], limit=len(reported))
+    assert len(reported) == 6
+    assert reported == [(n.id, uuid.UUID(str(n.originator_id)), n.originator_version) for n in stored]
