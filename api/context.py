@@ -31,6 +31,7 @@ class ApiSettings:
     stream_max_seconds: float = 3600.0
     max_bundle_bytes: int = 50_000_000
     max_body_bytes: int = 1_000_000
+    extra: dict[str, Any] = field(default_factory=dict)
     opentelemetry: bool = False
     """FastAPI's native OpenTelemetry hooks (RINGSIDE_OPENTELEMETRY=1). Off by default: unconfigured,
     they export nothing yet look up the global providers on every request. On, moves and outcomes
@@ -44,7 +45,6 @@ class ApiSettings:
         retention = os.environ.get("RINGSIDE_ANSWER_RETENTION", "").strip()
         return cls(opentelemetry=os.environ.get("RINGSIDE_OPENTELEMETRY") == "1",
                    answer_retention=parse_duration(retention) if retention else None)
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -28,7 +28,7 @@ from domain.recorders import Answer
 
 from .auth import Principal
 from .context import ApiContext
-from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, problem_body, ringside_error_body
+from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, refusal_body
 
 Respond = Callable[[Any], tuple[int, dict[str, Any]]]
 Execute = Callable[[RequestKey | None], Any]
@@ -89,13 +89,9 @@ def _request_key(request: Request, principal: Principal, key: str | None, payloa
 
 def _refusal(request: Request, key: RequestKey, error: RingsideError | ApiProblem) -> Answer:
     """The problem+json answer to a refused request, as it would be stored under its key."""
-    if isinstance(error, RingsideError):
-        body = ringside_error_body(error, request.url.path)
-        status = int(body["status"])
-    else:
-        status = error.status
-        body = problem_body(error.status, error.code, error.detail, request.url.path, **error.extra)
-    return Answer(key.scope, key.fingerprint, status, json.dumps(body))
+    body = refusal_body(error, request.url.path)
+    assert body is not None  # both kinds are refusals
+    return Answer(key.scope, key.fingerprint, int(body["status"]), json.dumps(body))
 
 
 def _kept(key: RequestKey, refusal: Answer, stored: Answer | None) -> JSONResponse:

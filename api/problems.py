@@ -108,18 +108,6 @@ def validation_body(error: RequestValidationError, instance: str | None = None) 
                         errors=errors)
 
 
-def ringside_problem(error: RingsideError, path: str) -> JSONResponse:
-    return problem_response(ringside_error_body(error, path))
-
-
-def api_problem(error: ApiProblem, path: str) -> JSONResponse:
-    return problem_response(problem_body(error.status, error.code, error.detail, path, **error.extra), error.headers)
-
-
-def canonical_problem(error: NotCanonicalError, path: str) -> JSONResponse:
-    return problem_response(problem_body(422, "not-canonical", str(error), path))
-
-
 def too_large(limit: int, path: str) -> JSONResponse:
     return problem_response(problem_body(413, "too-large", f"the request body may be at most {limit} bytes", path))
 
@@ -130,28 +118,37 @@ def fault_problem(method: str, path: str, error: BaseException) -> JSONResponse:
     return problem_response(problem_body(500, "internal-error", "the server failed unexpectedly", path))
 
 
-def refusal_problem(error: Exception, path: str) -> JSONResponse | None:
-    """The answer to a refusal raised by the kernel or the API layer; None for anything else (a
-    fault, which the 500 handler answers). Shared by the handlers below and `api.hot_path`."""
+def refusal_body(error: Exception, path: str) -> dict[str, Any] | None:
+    """The problem document for a refusal raised by the kernel or the API layer; None for anything
+    else (a fault, which the 500 handler answers). The handlers below, `api.hot_path` and the
+    answers stored under idempotency keys all take it from here."""
     if isinstance(error, RingsideError):
-        return ringside_problem(error, path)
+        return ringside_error_body(error, path)
     if isinstance(error, ApiProblem):
-        return api_problem(error, path)
+        return problem_body(error.status, error.code, error.detail, path, **error.extra)
     if isinstance(error, NotCanonicalError):
-        return canonical_problem(error, path)
+        return problem_body(422, "not-canonical", str(error), path)
     return None
+
+
+def refusal_problem(error: Exception, path: str) -> JSONResponse | None:
+    """`refusal_body` as a response (with an ApiProblem's headers, such as WWW-Authenticate)."""
+    body = refusal_body(error, path)
+    if body is None:
+        return None
+    return problem_response(body, error.headers if isinstance(error, ApiProblem) else None)
 
 
 def install(app: FastAPI) -> None:
     """Register the exception handlers that turn every error into problem+json."""
 
-    @app.exception_handler(RingsideError)
-    async def _ringside(request: Request, error: RingsideError) -> JSONResponse:
-        return ringside_problem(error, request.url.path)
+    async def _refusal(request: Request, error: Exception) -> JSONResponse:
+        response = refusal_problem(error, request.url.path)
+        assert response is not None  # registered only for the refusal types
+        return response
 
-    @app.exception_handler(ApiProblem)
-    async def _api(request: Request, error: ApiProblem) -> JSONResponse:
-        return api_problem(error, request.url.path)
+    for refusal in (RingsideError, ApiProblem, NotCanonicalError):
+        app.add_exception_handler(refusal, _refusal)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -168,10 +165,6 @@ def install(app: FastAPI) -> None:
             detail = f"no resource at {request.url.path}"
         return problem_response(problem_body(error.status_code, code, detail, request.url.path),
                                 dict(error.headers or {}))
-
-    @app.exception_handler(NotCanonicalError)
-    async def _canonical(request: Request, error: NotCanonicalError) -> JSONResponse:
-        return canonical_problem(error, request.url.path)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, error: Exception) -> JSONResponse:

@@ -85,7 +85,6 @@ def raw_rate() -> float:
 
 def test_raw_eventsourcing_single_event_save(benchmark: Any) -> None:
     rate = benchmark.pedantic(raw_rate, rounds=1, iterations=1)
-    RESULTS["raw_saves_per_second"] = rate
     benchmark.extra_info["saves_per_second"] = round(rate, 1)
     print(f"\nraw eventsourcing single-event save: {rate:.0f}/s ({'PostgreSQL' if STORE else 'SQLite'})")
 

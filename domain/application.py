@@ -27,7 +27,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 import orjson
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Recording
 
 from .group_commit import GroupCommit
 from .index import MatchIndex
@@ -251,7 +251,7 @@ class Ringside(ClassCheckedSave):
         self._seeds: dict[UUID, str] = {}
         self._matches = MatchCache(self, self.CACHE_SIZE)
         self._write_lock = None if settings.is_postgres else WriteLock(settings.sqlite_path().with_suffix(".lock"))
-        self._commits = GroupCommit(self, lock=self._write_lock)
+        self._commits = GroupCommit(self)
         self.index = MatchIndex(self, settings)
         component_store.add_loader(self._load_components)
 
@@ -260,6 +260,16 @@ class Ringside(ClassCheckedSave):
              key: ServerKey | None = None, clock: Clock | None = None) -> Ringside:
         """The application on the configured store (SQLite in the data dir unless a PostgreSQL URL)."""
         return cls(StoreSettings.resolve(data_dir, store), key=key, clock=clock)
+
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """Every save of the record (group commits, match creation, imports, annotations) is one
+        transaction under the store's writer lock, so that workers sharing an embedded store queue
+        for it instead of polling."""
+        with self._exclusive():
+            return super().save(*objs, **kwargs)
+
+    def _exclusive(self) -> contextlib.AbstractContextManager[None]:
+        return self._write_lock.held() if self._write_lock is not None else contextlib.nullcontext()
 
     def close(self) -> None:
         component_store.remove_loader(self._load_components)
@@ -921,7 +931,7 @@ class Ringside(ClassCheckedSave):
         recorder = self.recorder
         assert isinstance(recorder, AnswerRecorder)
         cutoff = utc_text(datetime.now(UTC) - older_than)
-        with self._write_lock.held() if self._write_lock is not None else contextlib.nullcontext():
+        with self._exclusive():
             return recorder.prune_answers(cutoff)
 
     def record_answer(self, answer: Answer) -> None:

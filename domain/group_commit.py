@@ -28,7 +28,6 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
 from .recorders import Answer
-from .write_lock import WriteLock
 
 MAX_BATCH = 64
 """Enough to absorb every waiting command of a busy worker; small enough to keep a batch's
@@ -53,11 +52,9 @@ class _Job:
 class GroupCommit:
     """The writer thread of one application. Start is lazy; `close()` drains and stops it."""
 
-    def __init__(self, app: Application[Any], max_batch: int = MAX_BATCH,
-                 lock: WriteLock | None = None) -> None:
+    def __init__(self, app: Application[Any], max_batch: int = MAX_BATCH) -> None:
         self.app = app
         self.max_batch = max_batch
-        self.lock = lock
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
@@ -135,14 +132,6 @@ class GroupCommit:
     def _commit(self, batch: list[_Job]) -> None:
         """Save the batch; each job's `error` tells its outcome. Never raises: the writer thread
         must outlive any failure, or the commands waiting on it would wait forever."""
-        try:
-            with self.lock.held() if self.lock is not None else contextlib.nullcontext():
-                self._commit_unlocked(batch)
-        except BaseException as error:  # the writer lock could not be taken: nothing was written
-            for job in batch:
-                job.error = job.error or error
-
-    def _commit_unlocked(self, batch: list[_Job]) -> None:
         if len(batch) > 1:
             try:
                 self._save_together(batch)

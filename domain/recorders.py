@@ -69,6 +69,16 @@ def _originator(originator_id: Any) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id)
 
 
+def _chunks(rows: list[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+    return [rows[start:start + ROWS_PER_STATEMENT] for start in range(0, len(rows), ROWS_PER_STATEMENT)]
+
+
+def _insert_rows(c: SQLiteCursor, head: str, rows: list[tuple[Any, ...]]) -> None:
+    """One multi-row INSERT: `head` (up to VALUES) and a placeholder group per row."""
+    group = f"({','.join('?' * len(rows[0]))})"
+    c.execute(f"{head} {', '.join([group] * len(rows))}", [value for row in rows for value in row])
+
+
 def _answer(scope: Any, fingerprint: Any, status: Any, body: Any) -> Answer:
     return Answer(str(scope), str(fingerprint), int(status), str(body))
 
@@ -98,23 +108,18 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
         single-writer lock, so the rows of one INSERT get consecutive rowids: one more than the
         largest, row by row. The last one is `lastrowid`."""
         notification_ids: list[int] = []
-        for start in range(0, len(stored_events), ROWS_PER_STATEMENT):
-            chunk = stored_events[start:start + ROWS_PER_STATEMENT]
-            c.execute(f"INSERT INTO {self.events_table_name} VALUES {', '.join(['(?,?,?,?)'] * len(chunk))}",
-                      [value for event in chunk for value in (_originator(event.originator_id),
-                                                              event.originator_version, event.topic, event.state)])
+        for chunk in _chunks([(_originator(event.originator_id), event.originator_version, event.topic, event.state)
+                              for event in stored_events]):
+            _insert_rows(c, f"INSERT INTO {self.events_table_name} VALUES", chunk)
             last = int(c.lastrowid)
             notification_ids.extend(range(last - len(chunk) + 1, last + 1))
-        answers = _answers(kwargs)
         answered_at = utc_now()
         for final, verb in ((True, "INSERT"), (False, "INSERT OR IGNORE")):
-            rows = [answer for answer in answers if answer.final is final]
-            for start in range(0, len(rows), ROWS_PER_STATEMENT):
-                chunk = rows[start:start + ROWS_PER_STATEMENT]
-                c.execute(f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body, answered_at) VALUES "
-                          f"{', '.join(['(?,?,?,?,?)'] * len(chunk))}",
-                          [value for answer in chunk for value in (answer.scope, answer.fingerprint,
-                                                                   answer.status, answer.body, answered_at)])
+            rows = [(answer.scope, answer.fingerprint, answer.status, answer.body, answered_at)
+                    for answer in _answers(kwargs) if answer.final is final]
+            for chunk in _chunks(rows):
+                _insert_rows(c, f"{verb} INTO {ANSWERS_TABLE} (scope, fingerprint, status, body, answered_at) VALUES",
+                             chunk)
         return notification_ids
 
     def select_answer(self, scope: str) -> Answer | None:

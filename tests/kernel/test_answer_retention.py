@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from domain.application import RequestKey, Ringside
+from domain.kernel.errors import StaleVersionError
 from domain.kernel.integrity import ServerKey
 from domain.recorders import ANSWERS_TABLE, Answer
 from domain.retention import format_duration, parse_duration
@@ -40,14 +41,9 @@ def test_a_forgotten_key_runs_again_and_a_versioned_retry_is_refused_as_stale(ap
     version = app.fold(match_id).seq
     app.submit_move(match_id, 0, {"type": "pass"}, expected_version=version, key=_key("retried"))
     app.prune_answers(timedelta(0))
-    from domain.kernel.errors import StaleVersionError
-
-    try:
+    with pytest.raises(StaleVersionError) as refused:
         app.submit_move(match_id, 0, {"type": "pass"}, expected_version=version, key=_key("retried"))
-    except StaleVersionError as error:
-        assert error.current == version + 1
-    else:
-        raise AssertionError("a retry after its answer was forgotten must not apply again")
+    assert refused.value.current == version + 1
     assert [entry.kind for entry in app.entries(match_id)].count("move") == 1
 
 
