@@ -121,10 +121,11 @@ class MatchCache:
     processes appended since (one indexed query). Commands work on a cheap copy and the saved copy
     replaces the cached one, so no event is ever folded twice in this process."""
 
-    def __init__(self, app: Application[UUID], size: int, project: Callable[[Any, Iterable[Any]], Any]) -> None:
+    def __init__(self, app: Application[UUID], size: int,
+                 project: Callable[[Any, Iterable[Any]], Any] | None = None) -> None:
         self.app = app
         self.size = size
-        self.project = project
+        self.project = project or project_match
         self._items: OrderedDict[UUID, Match] = OrderedDict()
         self._lock = threading.Lock()
 

@@ -25,6 +25,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+SERVER_DATA: dict[str, Path] = {}
+"""Each test server's data directory: its operator makes accounts there."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     base = tmp_path_factory.mktemp("remote")
@@ -34,6 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                 "--store", str(base / "server-data")], cwd=ROOT,
                                env=subprocess_env(base / "unused"), stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    SERVER_DATA[url] = base / "server-data"
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -91,7 +96,9 @@ def test_remote_play_read_adjudicate_export(run: Run, server: str, tmp_path: Pat
     # verification on the server and of the exported bundle, offline
     assert run.json(*url, "verify", match_id)["ok"]
     run(*url, "export", match_id, "-o", "remote.jsonl")
-    assert run.json("verify", "remote.jsonl")["ok"]
+    untrusted = run.json("verify", "remote.jsonl", code=1)  # the server's key is not this store's
+    assert untrusted["intact"] and untrusted["divergence"]["check"] == "trust"
+    assert run.json("verify", "remote.jsonl", "--trust-server", server)["ok"]
     # import the bundle into the local store: the same record
     assert run.json("import", "remote.jsonl")["match_id"] == match_id
     assert [e["hash"] for e in run.json("log", match_id, "--as", "arbiter")] == [e["hash"] for e in events]
@@ -118,12 +125,14 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
     assert fork["tokens"]["arbiter"]
     run(*arbiter, "rule", match_id, "forfeit", "--seat", "1")
     assert run.json("--url", server, "show", match_id)["status"] == "ended"
-    # a local bundle imported to the server gets new tokens
+    # a local bundle imported to the server by an account: no tokens, vouched for by nobody
     local = run.new("test-dicevote")
     run("play", local, "--watch", "-q")
     run("export", local, "-o", "local.jsonl")
-    imported = run.json("--url", server, "import", "local.jsonl")
-    assert imported["match_id"] == local and imported["tokens"]["arbiter"]
+    assert run("--url", server, "import", "local.jsonl", code=1).stderr.count("account") >= 1
+    account = run.json("--store", str(SERVER_DATA[server]), "accounts", "add", "archive")["token"]
+    imported = run.json("--url", server, "--token", account, "import", "local.jsonl")
+    assert imported["match_id"] == local and "tokens" not in imported
     # errors: one line, the right exit status
     assert run("--url", server, "show", "00000000-0000-0000-0000-000000000000", code=2).stderr.count("\n") == 1
     assert "token" in run("--url", server, "--token", "rs_nonsense", "annotate", match_id, "1", "x",
@@ -132,4 +141,4 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
     assert json.loads(run("--url", server, "verify", match_id, "--json").stdout)["ok"]
     report = run.json("--url", server, "simulate", "test-dicevote", "-n", "2", "--out", "remote-sims")
     assert report["matches"] == 2 and len(list((tmp_path / "remote-sims").glob("*.jsonl"))) == 2
-    assert run.json("verify", "remote-sims")["ok"]
+    assert run.json("verify", "remote-sims", "--trust-server", server)["ok"]
