@@ -12,7 +12,10 @@ Roles:
 - recorder: submits chance outcomes in recorded mode and transcribes moves for any seat there
   (recorded as actor "recorder"); as a viewer it sees what it typed in, i.e. everything, in
   recorded mode, and only public information in server mode;
-- spectator (no token): reads public information, writes nothing.
+- spectator (no token): reads public information, writes nothing;
+- account: a server-wide token the operator creates (`ringside accounts add NAME`) for whoever
+  imports records. Importing vouches for nothing and grants no role in the record: on a match
+  it imported, the account reads as a spectator and annotates under its own name.
 """
 
 from __future__ import annotations
@@ -45,9 +48,11 @@ def hash_token(token: str) -> str:
 class Principal:
     """The caller of one request on one match."""
 
-    role: str  # "spectator", "seat", "arbiter", "recorder"
+    role: str  # "spectator", "seat", "arbiter", "recorder", "annotator"
     seat: int | None = None
     token_hash: str | None = None
+    name: str | None = None
+    """The account's name, for an annotator."""
 
     @property
     def authenticated(self) -> bool:
@@ -68,6 +73,8 @@ class Principal:
             return Actor.arbiter()
         if self.role == "recorder":
             return Actor("recorder")
+        if self.role == "annotator":
+            return Actor("annotator", name=self.name)
         raise forbidden("spectators cannot write: send a seat, arbiter or recorder token")
 
     def require(self, *roles: str, action: str) -> None:
@@ -129,7 +136,27 @@ def principal_for(store: ApiStore, request: Request, match_id: UUID) -> Principa
     token_hash = hash_token(token)
     record = store.token(token_hash)
     if record is None:
-        raise unauthorized("unknown token")
+        account = store.account(token_hash)
+        if account is None:
+            raise unauthorized("unknown token")
+        # an account reads any match as a spectator; it annotates only those it imported
+        role = "annotator" if store.importer(str(match_id)) == account else "spectator"
+        return Principal(role, None, token_hash, account)
     if record.match_id != str(match_id):
         raise forbidden("this token belongs to another match")
     return Principal(record.role, record.seat, token_hash)
+
+
+def account_for(store: ApiStore, request: Request, action: str) -> str:
+    """The account behind a request's server-wide token (401 without one, 403 for a match's token)."""
+    token = bearer(request)
+    if token is None:
+        raise unauthorized(f"{action} needs an account token (Authorization: Bearer ...; the operator creates "
+                           "one with `ringside accounts add NAME`)")
+    token_hash = hash_token(token)
+    account = store.account(token_hash) if len(token) <= 200 else None
+    if account is None:
+        if len(token) <= 200 and store.token(token_hash) is not None:
+            raise forbidden(f"{action} needs an account token, not a match's token")
+        raise unauthorized("unknown token")
+    return account

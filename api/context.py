@@ -18,8 +18,9 @@ from domain.kernel.redaction import redact
 from domain.kernel.viewers import Viewer
 from domain.retention import parse_duration
 
-from .auth import Principal, principal_for
+from .auth import Principal, forbidden, principal_for
 from .store import ApiStore
+from .verifications import Verifications
 
 
 @dataclass
@@ -52,6 +53,10 @@ class ApiContext:
     ringside: Ringside
     store: ApiStore
     settings: ApiSettings
+    verifications: Verifications = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.verifications = Verifications(self.ringside)
 
 
 async def context(request: Request) -> ApiContext:
@@ -83,3 +88,15 @@ def accepted_body(ctx: ApiContext, match_id: UUID, accepted: Accepted, principal
     fold = accepted.fold or ctx.ringside.fold(match_id)
     viewer = principal.viewer(fold)
     return {**accepted.to_json(), "events": redacted_events(fold, accepted.entries, viewer)}
+
+
+def check_unsealed(ctx: ApiContext, match_id: UUID, status: str, action: str) -> None:
+    """Refuse a non-arbiter what would show hidden information that is still hidden: the whole
+    record of a match in play, or of a fork whose ancestor in play it replays."""
+    if status == "active":
+        raise forbidden(f"the record holds every hidden draw and secret choice: only the arbiter may {action} a "
+                        f"match in play (anyone may {action} a finished one)")
+    sealed_by = ctx.ringside.sealed_by(match_id)
+    if sealed_by is not None:
+        raise forbidden(f"this fork replays hidden draws and secret choices of match {sealed_by}, which is still "
+                        f"in play: only the fork's arbiter may {action} it until that match ends")

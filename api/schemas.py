@@ -155,6 +155,9 @@ class MatchSummary(BaseModel):
     seed_commitment: str
     fork_of: dict[str, Any] | None
     official: bool
+    signed_by: list[str]
+    recorded_here: bool
+    imported: bool
     created_at: str
     last_activity: str
     end: dict[str, Any] | None
@@ -175,6 +178,7 @@ class MatchListItem(BaseModel):
     randomness: str
     winners: list[int] | None
     official: bool
+    imported: bool
 
 
 class MatchList(BaseModel):
@@ -395,8 +399,12 @@ class ForkIn(Strict):
 
 class ImportedOut(BaseModel):
     match_id: str
-    tokens: Tokens
+    imported_by: str
     summary: MatchSummary
+
+
+class ReceiptsIn(BaseModel):
+    receipts: list[dict[str, Any]] = Field(max_length=10_000)
 
 
 class KeysOut(BaseModel):
@@ -409,8 +417,12 @@ class VerificationOut(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     ok: bool
+    intact: bool
+    trusted: bool
     match_id: str | None
     game: str | None
+    signers: list[dict[str, Any]]
+    receipts: list[dict[str, Any]]
     events: int
     annotations: int
     checked: dict[str, int]

@@ -21,6 +21,12 @@ _TOKENS = """CREATE TABLE IF NOT EXISTS {p}ringside_api_tokens (
     created_at DOUBLE PRECISION NOT NULL)"""
 
 
+_ACCOUNTS = """CREATE TABLE IF NOT EXISTS {p}ringside_api_accounts (
+    token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)"""
+_IMPORTS = """CREATE TABLE IF NOT EXISTS {p}ringside_api_imports (
+    match_id TEXT PRIMARY KEY, account TEXT NOT NULL, imported_at DOUBLE PRECISION NOT NULL)"""
+
+
 @dataclass(frozen=True)
 class TokenRecord:
     match_id: str
@@ -34,7 +40,7 @@ class ApiStore:
     def __init__(self, settings: StoreSettings) -> None:
         self._cache: dict[str, TokenRecord] = {}
         self._cache_lock = threading.Lock()
-        self._tables = SideTables(settings, "api.sqlite3", [_TOKENS], lock_key=7403612)
+        self._tables = SideTables(settings, "api.sqlite3", [_TOKENS, _ACCOUNTS, _IMPORTS], lock_key=7403612)
 
     def _tx(self) -> Any:
         return self._tables.transaction()
@@ -76,3 +82,29 @@ class ApiStore:
                 self._cache.clear()
             self._cache[token_hash] = record
         return record
+
+    # ---- accounts (server-wide principals: who imports records) ------------------------
+    def add_account(self, name: str, token_hash: str) -> None:
+        with self._tx() as tx:
+            tx.execute(self._sql("INSERT INTO {p}ringside_api_accounts (token_hash, name, created_at) "
+                                 "VALUES (?, ?, ?)"), (token_hash, name, time.time()))
+
+    def account(self, token_hash: str) -> str | None:
+        """The name of the account a token belongs to, or None."""
+        with self._tx() as tx:
+            tx.execute(self._sql("SELECT name FROM {p}ringside_api_accounts WHERE token_hash = ?"), (token_hash,))
+            row = tx.fetchone()
+        return None if row is None else str(row[0])
+
+    def record_import(self, match_id: str, account: str) -> None:
+        with self._tx() as tx:
+            tx.execute(self._sql("INSERT INTO {p}ringside_api_imports (match_id, account, imported_at) "
+                                 "VALUES (?, ?, ?) ON CONFLICT (match_id) DO NOTHING"),
+                       (match_id, account, time.time()))
+
+    def importer(self, match_id: str) -> str | None:
+        """The account that imported a match, or None if it was not imported through the API."""
+        with self._tx() as tx:
+            tx.execute(self._sql("SELECT account FROM {p}ringside_api_imports WHERE match_id = ?"), (match_id,))
+            row = tx.fetchone()
+        return None if row is None else str(row[0])

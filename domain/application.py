@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import logging
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterable
@@ -32,7 +34,7 @@ from eventsourcing.persistence import IntegrityError, Recording
 from .group_commit import GroupCommit
 from .index import MatchIndex
 from .kernel import component_store, record
-from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, visible_to
+from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, hidden_entries, visible_to
 from .kernel.canonical import JSON
 from .kernel.chance import commitment, derive_outcome, derive_salt, new_seed
 from .kernel.clock import Clock, utc_now, utc_text
@@ -49,12 +51,13 @@ from .kernel.errors import (
     UndoRefusedError,
     UnknownVariantError,
 )
-from .kernel.fold import UNDO_POLICIES, MatchFold
-from .kernel.integrity import GENESIS, Receipt, ServerKey, event_hash
+from .kernel.fold import UNDO_POLICIES, MatchFold, prelude_visibility
+from .kernel.integrity import GENESIS, Receipt, ServerKey, event_hash, load_retired_keys
 from .kernel.match import Match, MatchSnapshot
 from .kernel.record import Entry
 from .kernel.redaction import redact
 from .kernel.registry import get_game
+from .kernel.trust import Trust
 from .kernel.viewers import Actor, Viewer
 from .recorders import Answer, AnswerRecorder
 from .saving import ClassCheckedSave
@@ -62,6 +65,7 @@ from .settings import StoreSettings
 from .write_lock import WriteLock
 
 T = TypeVar("T")
+logger = logging.getLogger("ringside")
 RETRIES = 5
 MAX_POSITION = 2**62
 """Beyond any match's length and within what SQLite and PostgreSQL can compare positions with."""
@@ -96,7 +100,9 @@ class ComponentSetRecord(Aggregate):
 
 
 class KnownKey(Aggregate):
-    """A public key whose signatures this server accepts in imported records."""
+    """The public key of a server whose record was imported here: kept so the record can be
+    exported again with the keys that signed it. Knowing a key is not trusting it: only the keys
+    this server holds are its own (`own_keys`)."""
 
     TOPIC = "ringside.known-key/1"
 
@@ -115,9 +121,10 @@ class MatchCache:
     processes appended since (one indexed query). Commands work on a cheap copy and the saved copy
     replaces the cached one, so no event is ever folded twice in this process."""
 
-    def __init__(self, app: Application[UUID], size: int) -> None:
+    def __init__(self, app: Application[UUID], size: int, project: Callable[[Any, Iterable[Any]], Any]) -> None:
         self.app = app
         self.size = size
+        self.project = project
         self._items: OrderedDict[UUID, Match] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -127,7 +134,7 @@ class MatchCache:
             cached = self._items.get(match_id)
         if cached is None:
             try:
-                loaded: Any = self.app.repository.get(match_id, projector_func=project_match)
+                loaded: Any = self.app.repository.get(match_id, projector_func=self.project)
             except AggregateNotFoundError:
                 raise MatchNotFoundError(f"no match {match_id}") from None
             assert isinstance(loaded, Match)
@@ -247,9 +254,14 @@ class Ringside(ClassCheckedSave):
         self.settings = settings
         super().__init__({**settings.eventsourcing_env(), **(env or {})})
         self.key = key or ServerKey.load_or_create(settings.data_dir)
+        self.retired_keys: dict[str, ServerKey] = {} if key is not None else load_retired_keys(settings.data_dir)
+        """Keys this server signed with before its current one: it still answers for the records
+        they signed, and hands each over to the current key (a key-rotated event) when it appends."""
         self.clock: Clock = clock or utc_now
         self._seeds: dict[UUID, str] = {}
-        self._matches = MatchCache(self, self.CACHE_SIZE)
+        self.snapshot_rejections = 0
+        """Stored snapshots that failed their seal and were replaced by a fold of the events."""
+        self._matches = MatchCache(self, self.CACHE_SIZE, self._project)
         self._write_lock = None if settings.is_postgres else WriteLock(settings.sqlite_path().with_suffix(".lock"))
         self._commits = GroupCommit(self)
         self.index = MatchIndex(self, settings)
@@ -280,13 +292,22 @@ class Ringside(ClassCheckedSave):
         super().close()
 
     # ==== keys and components ==========================================================
-    def public_keys(self) -> dict[str, str]:
-        """Every key this server trusts: its own and those of imported records."""
-        keys = {self.key.key_id: self.key.public_hex}
+    def own_keys(self) -> dict[str, str]:
+        """The keys this server holds (its current one and those it retired): the only keys it
+        vouches for, published at /keys and trusted by its own verification."""
+        return {key.key_id: key.public_hex for key in (self.key, *self.retired_keys.values())}
+
+    def trust(self) -> Trust:
+        return Trust.of(self.own_keys(), "this server")
+
+    def known_keys(self) -> dict[str, str]:
+        """Every public key this store has seen sign a record: its own and those of imported
+        records (to export them again with their signers). Not a list of trusted keys."""
+        keys = self.own_keys()
         for notification in self.recorder.select_notifications(start=None, limit=10_000,
                                                                 topics=[KnownKey.Created.TOPIC]):
             event = self.mapper.to_domain_event(notification)
-            keys[event.key_id] = event.public_hex  # type: ignore[attr-defined]
+            keys.setdefault(event.key_id, event.public_hex)  # type: ignore[attr-defined]
         return keys
 
     def _load_components(self, game: str, content_hash: str) -> Any | None:
@@ -409,6 +430,31 @@ class Ringside(ClassCheckedSave):
             parent.ruleset.default_components().content_hash() else parent.config.components.content(),
             actor=actor, fork_of={"match_id": str(match_id), "seq": at, "hash": parent.head},
             prelude=prelude, penalties=[dict(p) for p in parent.penalties], title=f"fork of {match_id} at {at}")
+
+    def sealed_by(self, match_id: UUID) -> str | None:
+        """The match in play whose hidden information this fork carries, or None. A fork replays its
+        parent's steps, face-down draws and pending secret choices included; until every ancestor
+        it took them from has ended, the fork keeps them as hidden as a match in play would: only
+        its arbiter may export or fork it, whatever the fork's own status."""
+        fold = self.fold(match_id)
+        prelude = fold.header.get("prelude") or []
+        if not prelude or not prelude_visibility(fold.ruleset, fold.config, prelude):
+            return None
+        seen: set[str] = set()
+        fork_of = fold.header.get("fork_of")
+        while isinstance(fork_of, dict) and isinstance(fork_of.get("match_id"), str):
+            ancestor_id = fork_of["match_id"]
+            if ancestor_id in seen:
+                return None
+            seen.add(ancestor_id)
+            try:
+                ancestor = self.fold(UUID(ancestor_id))
+            except (ValueError, RingsideError):  # not held here: its own server keeps it sealed
+                return None
+            if ancestor.status == "active":
+                return ancestor_id
+            fork_of = ancestor.header.get("fork_of")
+        return None
 
     # ==== playing ==========================================================================
     def submit_move(self, match_id: UUID, seat: int, move: Any, *, actor: Actor | None = None,
@@ -648,6 +694,8 @@ class Ringside(ClassCheckedSave):
         anchor = self.entries(match_id, seq, seq)[0]
         body = {"seq": seq, "hash": anchor.hash, "text": _text(text), "glyphs": check_glyphs(glyphs or []),
                 "tags": _tags(tags or []), "visibility": check_visibility(visibility, fold.seats)}
+        if body["visibility"] != "public":
+            body["salt"] = secrets.token_hex(16)  # exported redacted, its hash must not give the text away
 
         def add(log: AnnotationLog) -> str:
             annotation_id = f"a{log.fold.seq + 1}"  # its position in the stream: unique, reproducible
@@ -672,6 +720,8 @@ class Ringside(ClassCheckedSave):
 
         def edit(log: AnnotationLog) -> str:
             log.fold.check_author(annotation_id, actor.to_json())
+            if changes.get("visibility", log.fold.get(annotation_id)["visibility"]) != "public":
+                changes["salt"] = secrets.token_hex(16)
             self._append_annotation(log, record.ANNOTATION_EDITED, actor, changes)
             return annotation_id
 
@@ -705,6 +755,11 @@ class Ringside(ClassCheckedSave):
         items = [item for item in log.fold.items.values() if visible_to(item, viewer)]
         return sorted(items, key=lambda item: (item["seq"], item["seq_in_stream"]))
 
+    def annotation_version(self, match_id: UUID) -> int:
+        """How many events the match's annotation stream holds (0: none yet)."""
+        events = list(self.events.get(annotations_id(match_id), desc=True, limit=1))
+        return events[0].originator_version if events else 0
+
     def annotation_entries(self, match_id: UUID) -> list[Entry]:
         events = self.events.get(annotations_id(match_id))
         return [Entry.from_json(event.entry) for event in events]  # type: ignore[attr-defined]
@@ -733,7 +788,7 @@ class Ringside(ClassCheckedSave):
                 head = self._matches.current(match_id).version
                 if at > head:  # before the store is asked (it holds 64-bit positions at most)
                     raise InvalidRequestError(f"the match has {head} events, not {at}")
-                match = self.repository.get(match_id, version=at, projector_func=project_match)
+                match = self.repository.get(match_id, version=at, projector_func=self._project)
         except AggregateNotFoundError:
             raise MatchNotFoundError(f"no match {match_id}") from None
         assert isinstance(match, Match)
@@ -786,28 +841,46 @@ class Ringside(ClassCheckedSave):
         return {"from": a, "to": b, "changes": diff(before, after)}
 
     def summary(self, match_id: UUID) -> dict[str, Any]:
-        return summary(self.fold(match_id))
+        """The match's facts, with whether this server recorded it: an imported record is never
+        official here, whoever signed it, and lists its signers for the reader to judge."""
+        fold = self.fold(match_id)
+        recorded_here = fold.created_key in self.own_keys()
+        return {**summary(fold), "recorded_here": recorded_here, "imported": not recorded_here,
+                "official": recorded_here and fold.header.get("fork_of") is None}
 
     def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
-        return self.index.search(**filters)
+        own = self.own_keys()
+        rows = self.index.search(**filters)
+        for row in rows:
+            recorded_by = row.pop("recorded_by", None)
+            row["imported"] = recorded_by is not None and recorded_by not in own
+            row["official"] = row["official"] and not row["imported"]
+        return rows
 
     # ==== bundles and verification ============================================================
-    def export_bundle(self, match_id: UUID) -> str:
+    def export_bundle(self, match_id: UUID, viewer: Viewer | None = None) -> str:
+        """The match's bundle as `viewer` may read it (default: the arbiter, who sees everything).
+        The match's events are whole (callers let only the arbiter export a match whose hidden
+        information is still hidden); the annotations the viewer may not see are redacted."""
         from .kernel.bundle import write_bundle
 
         entries = self.entries(match_id)
         fold = self.fold(match_id)
-        return write_bundle(entries, self.annotation_entries(match_id), fold.config.components.content(),
-                            self.public_keys(), self.key, self.clock())
+        annotations = self.annotation_entries(match_id)
+        return write_bundle(entries, annotations, fold.config.components.content(), self.known_keys(),
+                            self.key, self.clock(), redacted=hidden_entries(annotations, viewer or Viewer.arbiter()))
 
     def import_bundle(self, text: str, *, allow_engine_mismatch: bool = False) -> UUID:
-        """Verify a bundle and store its match exactly as it was (same IDs, hashes, signatures).
-        A record made under another engine version is imported only when explicitly allowed."""
+        """Check a bundle and store its match exactly as it was (same IDs, hashes, signatures).
+        It must be intact; it need not be signed by a key trusted here, because importing vouches
+        for nothing: the match is marked imported, keeps its signers, and continues only where it
+        was recorded. A record made under another engine version is imported only when explicitly
+        allowed."""
         from .kernel.bundle import read_bundle
         from .kernel.verification import verify_bundle
 
-        report = verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch)
-        if not report.ok:
+        report = verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch, trust=self.trust())
+        if not report.intact:
             raise InvalidRequestError(f"the bundle does not verify: {report.summary()}", report=report.to_json())
         bundle = read_bundle(text)
         match_id = UUID(bundle.entries[0].stream)
@@ -849,10 +922,42 @@ class Ringside(ClassCheckedSave):
             to_save.append(MatchSecret._create(MatchSecret.Created, id=secret_id(match_id), seed=seed))
         return to_save
 
-    def verify_match(self, match_id: UUID) -> Any:
+    def verify_match(self, match_id: UUID, receipts: Iterable[Any] = (), trust: Trust | None = None) -> Any:
+        """The verification report of the stored record, against this server's own keys (and any
+        further `trust`), checking a player's `receipts` too when given."""
         from .kernel.verification import verify_bundle
 
-        return verify_bundle(self.export_bundle(match_id))
+        anchors = self.trust() if trust is None else self.trust().merge(trust)
+        return verify_bundle(self.export_bundle(match_id), trust=anchors, receipts=list(receipts))
+
+    # ==== snapshots =========================================================================
+    def take_snapshot(self, aggregate_id: UUID, version: int | None = None,
+                      projector_func: Any = project_match) -> None:
+        """Snapshots of matches are sealed: signed by this server over the match, the version and
+        the fold, so that a snapshot edited in the store is never used (see `_project`)."""
+        assert self.snapshots is not None
+        aggregate: Any = self.repository.get(aggregate_id, version=version, projector_func=self._project)
+        if not isinstance(aggregate, Match):
+            super().take_snapshot(aggregate_id, version, projector_func)
+            return
+        self.snapshots.put([MatchSnapshot.take(aggregate, sealer=self.key)])
+
+    def _project(self, aggregate: Any, events: Iterable[Any]) -> Any:
+        """Fold stored events onto a match, checking a snapshot's seal before using it. A snapshot
+        that fails (edited, unsealed, or sealed by a key this server does not hold) is reported and
+        replaced by a fold of the events up to it: the record, not the snapshot, is the truth."""
+        for event in events:
+            if isinstance(event, MatchSnapshot):
+                problem = event.seal_problem(self.own_keys())
+                if problem is not None:
+                    self.snapshot_rejections += 1
+                    logger.warning("snapshot of match %s at event %d not used (%s): folded from the events instead",
+                                   event.originator_id, event.originator_version, problem)
+                    aggregate = project_match(None, self.events.get(event.originator_id,
+                                                                    lte=event.originator_version))
+                    continue
+            aggregate = event.mutate(aggregate)
+        return aggregate
 
     # ==== internals =========================================================================
     def _command(self, match_id: UUID, expected_version: int | None,
@@ -898,7 +1003,10 @@ class Ringside(ClassCheckedSave):
                 self._check_recorded_here(match.fold)
                 if expected_version is not None and match.version != expected_version:
                     raise StaleVersionError(expected_version, match.version)
+                rotation = self._hand_over_key(match)
                 main, entries = command(match)
+                if rotation is not None:
+                    entries = [rotation, *entries]
             except RingsideError:
                 if fresh:
                     raise
@@ -951,10 +1059,24 @@ class Ringside(ClassCheckedSave):
     def _check_recorded_here(self, fold: MatchFold) -> None:
         """A match whose record another server signed continues only there: appending here would
         fork its history under the same ID. It can still be read, verified, annotated and forked."""
-        if fold.created_key != self.key.key_id:
+        if fold.record_key != self.key.key_id and fold.record_key not in self.retired_keys:
             raise ForbiddenError(
-                f"this match was recorded by another server (key {fold.created_key}); it can be read, "
+                f"this match was recorded by another server (key {fold.record_key}); it can be read, "
                 "verified, annotated and forked here, but continues only where it is recorded")
+
+    def _hand_over_key(self, match: Match) -> Entry | None:
+        """Before this server appends to a record signed with a key it has since retired, the old key
+        hands the record over to the current one: the only way a verifier accepts the new key's
+        signatures on the events that follow."""
+        fold = match.fold
+        old = self.retired_keys.get(fold.record_key)
+        if old is None:
+            return None
+        payload = {"key": self.key.key_id, "public_key": self.key.public_hex}
+        rotation = self._chain(fold.match_id, fold.seq + 1, record.KEY_ROTATED, Actor.system(), payload,
+                               fold.head, signer=old)
+        match.record(rotation)
+        return rotation
 
     def _current_version(self, match_id: UUID) -> int:
         events = list(self.events.get(match_id, desc=True, limit=1))
@@ -977,12 +1099,14 @@ class Ringside(ClassCheckedSave):
             seed = self._seeds[match_id] = secret.seed
         return seed
 
-    def _chain(self, stream: str, seq: int, kind: str, actor: Actor, payload: dict[str, Any], prev: str) -> Entry:
+    def _chain(self, stream: str, seq: int, kind: str, actor: Actor, payload: dict[str, Any], prev: str,
+               signer: ServerKey | None = None) -> Entry:
+        signer = signer or self.key
         actor_json = actor.to_json()
         at = self.clock()
         hash_ = event_hash(stream, seq, kind, actor_json, at, payload, prev)
         return Entry(stream, seq, kind, actor_json, at, payload, prev, hash_,
-                     self.key.sign_head(stream, seq, hash_), self.key.key_id)
+                     signer.sign_head(stream, seq, hash_), signer.key_id)
 
     def _append(self, match: Match, kind: str, actor: Actor, payload: dict[str, Any]) -> Entry:
         fold = match.fold

@@ -21,16 +21,21 @@ from .settings import StoreSettings
 from .side_tables import SideTables
 
 COLUMNS = ("match_id", "game", "variant", "status", "players", "created_at", "last_activity", "version",
-           "fork_of", "randomness", "winners")
+           "fork_of", "randomness", "winners", "recorded_by")
+
+TABLE = "ringside_matches_v2"
+"""Versioned: a new column is a new table under a new tracking name, rebuilt from the notification
+log on first use (v2 added `recorded_by`, the key that signed the created event)."""
+TRACKING = "matches_v2"
 
 SETUP = [
-    """CREATE TABLE IF NOT EXISTS {p}ringside_matches (
+    f"""CREATE TABLE IF NOT EXISTS {{p}}{TABLE} (
     match_id TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL, status TEXT NOT NULL,
     players TEXT NOT NULL, players_search TEXT NOT NULL, created_at TEXT NOT NULL,
     last_activity TEXT NOT NULL, version INTEGER NOT NULL, fork_of TEXT, randomness TEXT NOT NULL,
-    winners TEXT)""",
+    winners TEXT, recorded_by TEXT)""",
     "CREATE TABLE IF NOT EXISTS {p}ringside_index_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)",
-    "INSERT INTO {p}ringside_index_tracking (name, position) VALUES ('matches', 0) ON CONFLICT DO NOTHING",
+    f"INSERT INTO {{p}}ringside_index_tracking (name, position) VALUES ('{TRACKING}', 0) ON CONFLICT DO NOTHING",
 ]
 
 
@@ -49,7 +54,7 @@ class MatchIndex:
         self._lock = threading.Lock()
 
     def _sql(self, sql: str) -> str:
-        return self.tables.sql(sql.replace("{matches}", "{p}ringside_matches")
+        return self.tables.sql(sql.replace("{matches}", "{p}" + TABLE)
                                .replace("{tracking}", "{p}ringside_index_tracking"))
 
     def close(self) -> None:
@@ -62,7 +67,7 @@ class MatchIndex:
             while True:
                 with self.tables.transaction() as tx:
                     lock = " FOR UPDATE" if self.tables.is_postgres else ""
-                    tx.execute(self._sql("SELECT position FROM {tracking} WHERE name = 'matches'" + lock))
+                    tx.execute(self._sql("SELECT position FROM {tracking} WHERE name = '" + TRACKING + "'" + lock))
                     position = int(tx.fetchone()[0])
                     notifications = self.app.recorder.select_notifications(
                         start=position, limit=self.BATCH, inclusive_of_start=False)
@@ -73,8 +78,8 @@ class MatchIndex:
                                 not notification.topic.startswith("ringside.match.snapshot"):
                             event = self.app.mapper.to_domain_event(notification)
                             self._project(tx, Entry.from_json(event.entry))  # type: ignore[attr-defined]
-                    tx.execute(self._sql("UPDATE {tracking} SET position = ? WHERE name = 'matches'"),
-                               (notifications[-1].id,))
+                    tx.execute(self._sql("UPDATE {tracking} SET position = ? WHERE name = ?"),
+                               (notifications[-1].id, TRACKING))
                     total += len(notifications)
 
     def _project(self, tx: _Tx, entry: Entry) -> None:
@@ -84,11 +89,11 @@ class MatchIndex:
             fork_of = header.get("fork_of")
             tx.execute(self._sql(
                 "INSERT INTO {matches} (match_id, game, variant, status, players, players_search, created_at,"
-                " last_activity, version, fork_of, randomness, winners) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-                " ON CONFLICT (match_id) DO NOTHING"),
+                " last_activity, version, fork_of, randomness, winners, recorded_by)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (match_id) DO NOTHING"),
                 (entry.stream, header["game"], header["variant"], "active", json.dumps(players),
                  "\n".join(p.lower() for p in players), entry.at, entry.at, entry.seq,
-                 fork_of["match_id"] if fork_of else None, header["randomness"], None))
+                 fork_of["match_id"] if fork_of else None, header["randomness"], None, entry.key))
             return
         tx.execute(self._sql(
             "UPDATE {matches} SET last_activity = ?, version = ? WHERE match_id = ? AND version < ?"),

@@ -777,6 +777,26 @@ def import_(files: tuple[Path, ...], as_json: bool) -> None:
         print_json(imported if len(imported) > 1 else imported[0])
 
 
+def _read_receipts(path: Path) -> list[Any]:
+    """Receipts as JSON (one, a list, or the answers of writes) or JSON Lines of them."""
+    import json
+
+    from domain.kernel.receipts import parse_receipts
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CliError(f"cannot read {path}: {error}") from None
+    try:
+        try:
+            data: Any = json.loads(text)
+        except json.JSONDecodeError:
+            data = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return parse_receipts(data)
+    except (ValueError, RecursionError) as error:
+        raise CliError(f"{path} holds no receipts as JSON or JSON Lines ({error})") from None
+
+
 def _bundle_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*") if p.is_file() and p.name.endswith((".jsonl", ".ringside")))
 
@@ -787,25 +807,43 @@ def _bundle_files(directory: Path) -> list[Path]:
 @click.option("--allow-engine-mismatch", is_flag=True,
               help="Replay a record made under another rules-engine version (reported in the notes).")
 @click.option("--quiet", "-q", is_flag=True, help="Only the one-line summary per target.")
+@click.option("--trust", "trusted", multiple=True, metavar="PUBLIC_KEY",
+              help="Trust this Ed25519 public key (64 hex digits) as a record's origin (repeatable).")
+@click.option("--trust-file", "trust_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Trust the public keys listed in FILE, one per line (`label KEY`; # comments).")
+@click.option("--trust-server", "trust_servers", multiple=True, metavar="URL",
+              help="Trust the keys the Ringside server at URL publishes (GET URL/keys).")
+@click.option("--receipts", "receipts_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Check these receipts (JSON or JSON Lines) against the record: a receipt whose event is "
+                   "missing or different proves the record changed after it was issued.")
 @json_option
-def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, as_json: bool) -> None:
+def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, trusted: tuple[str, ...],
+           trust_files: tuple[Path, ...], trust_servers: tuple[str, ...], receipts_file: Path | None,
+           as_json: bool) -> None:
     """The adjudication report for bundles, directories of bundles or stored matches.
 
     Re-folds every event checking legality, the hash chain and signatures, chance outcomes
-    against the revealed seed, undo authority and the final scores. Exit 0 when every record
-    holds; 1 at the first divergence (its event, check, rule ID and both values are printed);
-    2 on usage errors (no such file or match).
+    against the revealed seed, undo authority and the final scores, then who signed the record:
+    a record verifies only if it was recorded under a trusted key (this store's own server key,
+    or one given with --trust, --trust-file or --trust-server). Exit 0 when every record holds
+    and is trusted; 1 at the first divergence, for a record no trusted key signed, or when a
+    receipt proves the record changed (the reason is printed); 2 on usage errors.
 
     \b
     Examples:
       ringside verify final.ringside.jsonl
+      ringside verify final.ringside.jsonl --trust-server https://ringside.example.org
+      ringside verify final.ringside.jsonl --receipts my-receipts.jsonl
       ringside verify 3f2a --json
       ringside verify tournament-bundles/
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .source import verify_text
+    from .trust import cli_trust
 
+    trust = cli_trust(settings().store, trusted, trust_files, trust_servers)
+    receipts = _read_receipts(receipts_file) if receipts_file is not None else []
     jobs: list[tuple[str, Any]] = []
     for target in targets:
         path = Path(target)
@@ -834,10 +872,10 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, a
                     data = path.read_bytes()
                 except OSError as error:
                     raise CliError(f"cannot read {path}: {error.strerror or error}") from None
-                report = verify_text(data, allow_engine_mismatch)
+                report = verify_text(data, allow_engine_mismatch, trust, receipts)
             else:
                 source, match_id = settings().match(label)
-                report = source.verify(match_id, allow_engine_mismatch)
+                report = source.verify(match_id, allow_engine_mismatch, trust, receipts)
             reports.append((label, report))
             progress.advance(task)
     failed = [(label, report) for label, report in reports if not report.get("ok")]
@@ -880,6 +918,75 @@ class Duration(click.ParamType):
             return parse_duration(str(value))
         except ValueError as error:
             self.fail(str(error), param, ctx)
+
+
+@cli.group(cls=RingsideGroup, context_settings=CONTEXT)
+def accounts() -> None:
+    """Server-wide accounts: the principals who may import records over the API.
+
+    Importing vouches for nothing: an imported record is marked imported, keeps its signers, and
+    its importer may read it and annotate it under the account's name; no seat or arbiter token
+    is minted for it.
+    """
+
+
+@accounts.command("add")
+@source_options()
+@click.argument("name")
+@json_option
+def accounts_add(name: str, as_json: bool) -> None:
+    """Create account NAME and print its token (shown only now; only its hash is stored).
+
+    \b
+    Examples:
+      ringside accounts add archive-team
+      curl -X POST $API/bundles -H "authorization: Bearer $TOKEN" --data-binary @final.ringside.jsonl
+    """
+    from api.auth import hash_token, new_token
+    from api.store import ApiStore
+
+    if not name.strip() or len(name) > 80 or any(ord(c) < 32 for c in name):
+        raise CliError("an account name is 1–80 printable characters", EXIT_USAGE)
+    source = settings().main_source()
+    if not isinstance(source, LocalSource):
+        raise CliError("accounts are created in a store (--store or the data directory), not over --url", EXIT_USAGE)
+    token = new_token()
+    store = ApiStore(source.app.settings)
+    try:
+        store.add_account(name.strip(), hash_token(token))
+    finally:
+        store.close()
+    if as_json:
+        print_json({"account": name.strip(), "token": token})
+    else:
+        console().print(f"account {name.strip()}: token {token}\n(shown only now; send it as 'Authorization: Bearer "
+                        "<token>' to import bundles)")
+
+
+@cli.command("rotate-key")
+@source_options()
+@json_option
+def rotate_key(as_json: bool) -> None:
+    """Retire this server's signing key and create a new one (stop the server first).
+
+    The old key is kept, owner-only, in `retired-keys/` of the data directory: records it signed
+    still verify against this server's keys, and the first event appended to each of them is a
+    key-rotated event, signed by the old key, that hands the record to the new one.
+    """
+    from domain.kernel.integrity import rotate_server_key
+    from domain.settings import StoreSettings
+
+    if settings().url:
+        raise CliError("a server's key is rotated where its data directory is, not over --url", EXIT_USAGE)
+    directory = StoreSettings.resolve(None, settings().store).data_dir
+    try:
+        old, new = rotate_server_key(directory)
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot rotate the key in {directory}: {error}") from None
+    if as_json:
+        print_json({"retired": old.key_id, "current": new.key_id, "public_key": new.public_hex})
+    else:
+        console().print(f"retired key {old.key_id}; signing with {new.key_id} (public key {new.public_hex})")
 
 
 @cli.command("prune-answers")

@@ -10,12 +10,14 @@ so `ringside --url ... play carcassonne -p me -p bot` acts for each seat with th
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 import httpx
 
 from domain.kernel.canonical import JSON
+from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
 
 from .output import EXIT_REFUSED, EXIT_USAGE, CliError
@@ -147,11 +149,18 @@ class RemoteSource(Source):
     def export(self, match_id: str) -> str:
         return self._request("GET", f"/matches/{match_id}/bundle", self._token(match_id, "arbiter")).text
 
-    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
+               receipts: Sequence[Any] = ()) -> dict[str, Any]:
+        """The server's report (against the keys it holds). To judge a server by keys of your own,
+        export the match and verify the file with --trust."""
         if allow_engine_mismatch:
             raise CliError("--allow-engine-mismatch works on bundle files: export the match and verify the file")
-        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/verification",
-                                            self._token(match_id, "arbiter"))
+        token = self._token(match_id, "arbiter")
+        if receipts:
+            checked: dict[str, Any] = self._json("POST", f"/matches/{match_id}/receipts", token,
+                                                 json={"receipts": list(receipts)})
+            return checked
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/verification", token)
         return result
 
     def list_matches(self, **filters: Any) -> list[dict[str, Any]]:

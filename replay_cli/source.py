@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -18,6 +19,7 @@ from uuid import UUID
 from domain.kernel.canonical import JSON
 from domain.kernel.errors import RingsideError
 from domain.kernel.registry import all_games, get_game
+from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
 
 from .output import EXIT_USAGE, CliError
@@ -97,7 +99,8 @@ class Source(ABC):
     def export(self, match_id: str) -> str: ...
 
     @abstractmethod
-    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]: ...
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
+               receipts: Sequence[Any] = ()) -> dict[str, Any]: ...
 
     # ---- writing (local store and remote server) --------------------------------------------
     def _read_only(self) -> CliError:
@@ -250,10 +253,13 @@ class LocalSource(Source):
     def export(self, match_id: str) -> str:
         return self.app.export_bundle(self._id(match_id))
 
-    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
+               receipts: Sequence[Any] = ()) -> dict[str, Any]:
         from domain.kernel.verification import verify_bundle
 
-        report = verify_bundle(self.export(match_id), allow_engine_mismatch=allow_engine_mismatch)
+        anchors = self.app.trust() if trust is None else self.app.trust().merge(trust)
+        report = verify_bundle(self.export(match_id), allow_engine_mismatch=allow_engine_mismatch, trust=anchors,
+                               receipts=receipts)
         return report.to_json()
 
     def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
@@ -421,14 +427,16 @@ class BundleSource(Source):
     def export(self, match_id: str) -> str:
         return self.text
 
-    def verify(self, match_id: str, allow_engine_mismatch: bool = False) -> dict[str, Any]:
-        return verify_text(self.text, allow_engine_mismatch)
+    def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
+               receipts: Sequence[Any] = ()) -> dict[str, Any]:
+        return verify_text(self.text, allow_engine_mismatch, trust, receipts)
 
 
-def verify_text(text: str | bytes, allow_engine_mismatch: bool = False) -> dict[str, Any]:
+def verify_text(text: str | bytes, allow_engine_mismatch: bool = False, trust: Trust | None = None,
+                receipts: Sequence[Any] = ()) -> dict[str, Any]:
     from domain.kernel.verification import verify_bundle
 
-    return verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch).to_json()
+    return verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch, trust=trust, receipts=receipts).to_json()
 
 
 def deterministic_seed(seed: int, index: int) -> str:

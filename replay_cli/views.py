@@ -129,8 +129,10 @@ def change_lines(changes: list[dict[str, Any]], limit: int = 60) -> list[Text]:
 def report_view(report: dict[str, Any], source: str = "") -> RenderableType:
     """The adjudication report, human-readable."""
     ok = report.get("ok")
+    untrusted = not ok and (report.get("divergence") or {}).get("check") == "trust"
     title = Text()
-    title.append("VERIFIED" if ok else "DIVERGENCE", style="bold green" if ok else "bold red")
+    title.append("VERIFIED" if ok else "NOT TRUSTED" if untrusted else "DIVERGENCE",
+                 style="bold green" if ok else "bold red")
     title.append(f"  {source}" if source else "")
     parts: list[RenderableType] = [title]
     facts = Table.grid(padding=(0, 2))
@@ -143,6 +145,14 @@ def report_view(report: dict[str, Any], source: str = "") -> RenderableType:
     checked = report.get("checked") or {}
     facts.add_row("checks passed", ", ".join(f"{k} {v}" for k, v in sorted(checked.items())) or "none")
     facts.add_row("signing keys", ", ".join(report.get("keys") or []) or "none")
+    for signer in report.get("signers") or []:
+        parts_signed = [f"{signer['events']} events" if signer.get("events") else "",
+                        f"{signer['annotations']} annotation events" if signer.get("annotations") else "",
+                        "the trailer" if signer.get("trailer") else ""]
+        trusted = f"trusted: {signer['trusted_as']}" if signer.get("trusted") else "NOT trusted"
+        facts.add_row(f"signer {signer['key_id']}", f"{', '.join(p for p in parts_signed if p)} ({trusted})")
+    for receipt in report.get("receipts") or []:
+        facts.add_row(f"receipt {receipt.get('seq')}", f"{receipt.get('status')}: {receipt.get('message')}")
     if report.get("final_state_hash"):
         facts.add_row("final state hash", str(report.get("final_state_hash")))
     parts.append(facts)

@@ -11,12 +11,11 @@ from fastapi.responses import PlainTextResponse, Response
 
 from domain.kernel.verification import verify_bundle
 
-from ..auth import Principal, forbidden
-from ..context import ApiContext, caller, context
+from ..auth import Principal, account_for
+from ..context import ApiContext, caller, check_unsealed, context
 from ..problems import ApiProblem
-from ..schemas import ImportedOut, KeysOut, VerificationOut
+from ..schemas import ImportedOut, KeysOut, ReceiptsIn, VerificationOut
 from . import READ, problems
-from .matches import mint_tokens
 
 router = APIRouter(tags=["audit"])
 Ctx = Annotated[ApiContext, Depends(context)]
@@ -44,38 +43,43 @@ async def _bundle_text(request: Request, limit: int) -> str:
             summary="Export the match as a bundle (the arbiter at any time; anyone once it is over)")
 def export_bundle(match_id: UUID, ctx: Ctx, principal: Caller) -> Response:
     fold = ctx.ringside.fold(match_id)
-    if fold.status == "active" and principal.role != "arbiter":
-        raise forbidden("the bundle holds every hidden draw and secret choice: only the arbiter may "
-                        "export a match in play (anyone may export a finished one)")
-    text = ctx.ringside.export_bundle(match_id)
+    if principal.role != "arbiter":
+        check_unsealed(ctx, match_id, fold.status, "export")
+    text = ctx.ringside.export_bundle(match_id, principal.viewer(fold))
     return Response(text, media_type=BUNDLE_MEDIA_TYPE,
                     headers={"Content-Disposition": f'attachment; filename="{match_id}.ringside.jsonl"'})
 
 
-@router.post("/bundles", status_code=201, response_model=ImportedOut, responses=problems(413, 422),
+@router.post("/bundles", status_code=201, response_model=ImportedOut, responses=problems(401, 403, 413, 422),
              openapi_extra=BUNDLE_BODY,
-             summary="Import a bundle: it must verify; the match is stored exactly as exported, with new tokens")
+             summary="Import a bundle (an account token): it must be intact; it is stored as exported, "
+                     "marked imported, and vouched for by nobody")
 async def import_bundle(request: Request, ctx: Ctx) -> dict[str, Any]:
+    """Importing vouches for nothing: the record keeps its signers (the summary says whether this
+    server holds any of their keys), no seat or arbiter token is minted, and the importing account
+    may read it and annotate it under its own name."""
     import anyio
 
+    account = account_for(ctx.store, request, "importing a bundle")
     text = await _bundle_text(request, ctx.settings.max_bundle_bytes)
 
     def work() -> dict[str, Any]:
         match_id = ctx.ringside.import_bundle(text)
-        summary = ctx.ringside.summary(match_id)
-        tokens = mint_tokens(ctx, match_id, [seat["player"] for seat in summary["seats"]])
-        return {"match_id": str(match_id), "tokens": tokens, "summary": summary}
+        ctx.store.record_import(str(match_id), account)
+        return {"match_id": str(match_id), "imported_by": account, "summary": ctx.ringside.summary(match_id)}
 
     return await anyio.to_thread.run_sync(work)
 
 
-@router.post("/verify", response_model=VerificationOut, responses=problems(413, 422),
-             openapi_extra=BUNDLE_BODY, summary="Verify an uploaded bundle offline (nothing is stored)")
+@router.post("/verify", response_model=VerificationOut, responses=problems(413, 422, 503),
+             openapi_extra=BUNDLE_BODY,
+             summary="Verify an uploaded bundle against this server's keys (nothing is stored)")
 async def verify_upload(request: Request, ctx: Ctx) -> dict[str, Any]:
     import anyio
 
     text = await _bundle_text(request, ctx.settings.max_bundle_bytes)
-    report = await anyio.to_thread.run_sync(lambda: verify_bundle(text))
+    report = await anyio.to_thread.run_sync(
+        lambda: ctx.verifications.run(lambda: verify_bundle(text, trust=ctx.ringside.trust())))
     data: dict[str, Any] = report.to_json()
     return data
 
@@ -87,13 +91,9 @@ async def verify_upload(request: Request, ctx: Ctx) -> dict[str, Any]:
 def verification(match_id: UUID, ctx: Ctx, principal: Caller,
                  format: Literal["json", "text"] = "json") -> Any:
     fold = ctx.ringside.fold(match_id)
-    report: dict[str, Any] = ctx.ringside.verify_match(match_id).to_json()
-    if fold.status == "active" and principal.role != "arbiter":
-        # an unsalted hash of the whole state (hands, stacks) could be matched against guesses
-        report["final_state_hash"] = None
-        divergence = report.get("divergence")
-        if divergence:
-            divergence["expected"] = divergence["actual"] = None  # may describe hidden state
+    report = ctx.verifications.report(match_id, fold.seq)
+    if (fold.status == "active" or ctx.ringside.sealed_by(match_id)) and principal.role != "arbiter":
+        hide_hidden(report)
     if format == "text":
         return PlainTextResponse(report_text(report))
     return report
@@ -115,11 +115,42 @@ def report_text(report: dict[str, Any]) -> str:
             lines.append(f"  actual:   {json.dumps(divergence['actual'])}")
     if report.get("final_state_hash"):
         lines.append(f"final state hash: {report['final_state_hash']}")
-    lines.append(f"keys: {', '.join(report['keys'])}")
+    for signer in report.get("signers", []):
+        trusted = f"trusted: {signer['trusted_as']}" if signer["trusted"] else "NOT trusted"
+        parts = (f"{signer['events']} events" if signer["events"] else "",
+                 f"{signer['annotations']} annotation events" if signer["annotations"] else "",
+                 "the trailer" if signer["trailer"] else "")
+        what = ", ".join(part for part in parts if part)
+        lines.append(f"signed by {signer['key_id']} ({what}; {trusted})")
+    for receipt in report.get("receipts", []):
+        lines.append(f"receipt for event {receipt['seq']}: {receipt['status']}: {receipt['message']}")
     return "\n".join(lines) + "\n"
 
 
-@router.get("/keys", response_model=KeysOut, summary="The server's public signing key and every key it trusts")
+@router.post("/matches/{match_id}/receipts", response_model=VerificationOut, responses={**READ, **problems(422)},
+             summary="Check players' receipts against the stored record: a receipt whose event is missing or "
+                     "different proves the record changed after it was issued")
+def check_receipts(match_id: UUID, body: ReceiptsIn, ctx: Ctx, principal: Caller) -> dict[str, Any]:
+    fold = ctx.ringside.fold(match_id)
+    report: dict[str, Any] = ctx.ringside.verify_match(match_id, receipts=body.receipts).to_json()
+    if (fold.status == "active" or ctx.ringside.sealed_by(match_id)) and principal.role != "arbiter":
+        hide_hidden(report)
+    return report
+
+
+def hide_hidden(report: dict[str, Any]) -> None:
+    """What a report may show of a record whose hidden information is still hidden: an unsalted hash
+    of the whole state (hands, stacks) could be matched against guesses, and a divergence's values
+    may describe hidden state."""
+    report["final_state_hash"] = None
+    divergence = report.get("divergence")
+    if divergence:
+        divergence["expected"] = divergence["actual"] = None
+
+
+@router.get("/keys", response_model=KeysOut,
+            summary="The keys this server holds (its current signing key and those it retired): the keys to "
+                    "trust for records it wrote. Keys of imported records are not listed")
 def keys(ctx: Ctx) -> dict[str, Any]:
     key = ctx.ringside.key
-    return {"server_key_id": key.key_id, "server_public_key": key.public_hex, "keys": ctx.ringside.public_keys()}
+    return {"server_key_id": key.key_id, "server_public_key": key.public_hex, "keys": ctx.ringside.own_keys()}

@@ -14,7 +14,7 @@ from fastapi.responses import StreamingResponse
 from domain.application import Accepted
 
 from ..auth import Principal, forbidden, hash_token, new_token
-from ..context import ApiContext, caller, context, redacted_events
+from ..context import ApiContext, caller, check_unsealed, context, redacted_events
 from ..problems import ApiProblem
 from ..schemas import (
     MAX_INT,
@@ -222,9 +222,8 @@ def undo_requests(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]
              summary="A what-if branch from any position, as a new unofficial match with its own tokens")
 def fork(match_id: UUID, body: ForkIn, ctx: Ctx, principal: Caller) -> dict[str, Any]:
     fold = ctx.ringside.fold(match_id)
-    if fold.status == "active" and principal.role != "arbiter":
-        raise forbidden("a fork carries every hidden draw and secret choice up to its position: only the "
-                        "arbiter may fork a match in play (anyone may fork a finished one)")
+    if principal.role != "arbiter":  # a fork carries every hidden draw and secret choice up to its position
+        check_unsealed(ctx, match_id, fold.status, "fork")
     players = body.players or [seat["player"] for seat in fold.header["seats"]]
     accepted = ctx.ringside.fork(match_id, body.at, body.players, randomness=body.randomness,
                                  actor=principal.actor() if principal.authenticated else None)

@@ -46,6 +46,18 @@ def visible_to(annotation: dict[str, Any], viewer: Viewer) -> bool:
     return visibility == f"seat:{viewer.seat}" and viewer.kind == "seat"
 
 
+def hidden_entries(entries: list[Entry], viewer: Viewer) -> set[int]:
+    """The positions of the annotation events `viewer` may not see: every event of an annotation
+    whose visibility (as it stands now) excludes the viewer. A bundle exports them redacted."""
+    if viewer.sees_all or not entries:
+        return set()
+    fold = AnnotationFold(entries[0])
+    for entry in entries[1:]:
+        fold.consume(entry)
+    return {entry.seq for entry in entries[1:]
+            if entry.payload.get("id") in fold.items and not visible_to(fold.items[entry.payload["id"]], viewer)}
+
+
 class AnnotationFold:
     """The annotations of one match after the stream's entries so far."""
 
@@ -59,12 +71,13 @@ class AnnotationFold:
         if entry.seq != self.seq + 1:
             raise ValueError(f"annotation entry {entry.seq} does not follow {self.seq}")
         payload = entry.payload
+        content = {k: v for k, v in payload.items() if k != "salt"}  # the salt only guards the hash
         if entry.kind == ANNOTATION_ADDED:
-            self.items[payload["id"]] = {**payload, "author": entry.actor, "created_at": entry.at,
+            self.items[payload["id"]] = {**content, "author": entry.actor, "created_at": entry.at,
                                          "edited_at": None, "seq_in_stream": entry.seq}
         elif entry.kind == ANNOTATION_EDITED:
             item = self.items[payload["id"]]
-            item.update({k: v for k, v in payload.items() if k != "id"})
+            item.update({k: v for k, v in content.items() if k != "id"})
             item["edited_at"] = entry.at
         self.seq, self.head = entry.seq, entry.hash
 
@@ -118,4 +131,4 @@ class AnnotationLog(Aggregate):
 
 
 __all__ = ["ANNOTATIONS_OPENED", "AnnotationFold", "AnnotationLog", "check_glyphs", "check_visibility",
-           "visible_to"]
+           "hidden_entries", "visible_to"]

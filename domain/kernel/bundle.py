@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +25,10 @@ VERSION = 1
 
 
 def write_bundle(entries: list[Entry], annotations: list[Entry], components: dict[str, Any],
-                 keys: dict[str, str], signer: ServerKey, exported_at: str) -> str:
+                 keys: dict[str, str], signer: ServerKey, exported_at: str,
+                 redacted: Collection[int] = ()) -> str:
+    """The bundle text. Annotation events at the `redacted` positions (annotations its reader
+    may not see) keep their place, hash and signature, but not their content."""
     created = entries[0]
     used = {entry.key for entry in (*entries, *annotations)} | {signer.key_id}
     header = {
@@ -35,12 +39,20 @@ def write_bundle(entries: list[Entry], annotations: list[Entry], components: dic
     }
     lines = [encode(header)]
     lines.extend(encode({"type": "event", **entry.to_json()}) for entry in entries)
-    lines.extend(encode({"type": "annotation", **entry.to_json()}) for entry in annotations)
+    lines.extend(encode(_annotation_line(entry, entry.seq in redacted)) for entry in annotations)
     body = b"".join(line + b"\n" for line in lines)
     digest = hashlib.sha256(body).hexdigest()
     trailer = {"type": "trailer", "sha256": digest, "key": signer.key_id,
                "sig": signer.sign(digest.encode("ascii"))}
     return (body + encode(trailer) + b"\n").decode("utf-8")
+
+
+def _annotation_line(entry: Entry, redacted: bool) -> dict[str, Any]:
+    line: dict[str, Any] = {"type": "annotation", **entry.to_json()}
+    if redacted:
+        line["payload"] = {"id": entry.payload.get("id"), "hidden": True}
+        line["redacted"] = True
+    return line
 
 
 @dataclass
@@ -54,6 +66,8 @@ class Bundle:
     """Lines that could not be read: (line number, message, seq guessed for it)."""
     annotation_problems: list[tuple[int, str, int]] = field(default_factory=list)
     """Annotation lines that could not be read: (line number, message, annotation seq guessed)."""
+    redacted_annotations: set[int] = field(default_factory=set)
+    """Positions of annotation events exported without their content (hidden from the reader)."""
 
     @property
     def keys(self) -> dict[str, str]:
@@ -100,6 +114,13 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
                 raise ValueError("not an object")
             if encode(data) != line:
                 raise ValueError("not in canonical form")
+        except RecursionError:
+            message = f"line {number} is nested too deeply to be a record line"
+            if strict:
+                raise BundleError(message) from None
+            bundle.problems.append((number, message, None)) if number in (1, len(lines)) else \
+                unreadable(number, line, message)
+            continue
         except (UnicodeDecodeError, ValueError) as error:
             message = f"line {number} is not valid canonical JSON ({error})"
             if strict:
@@ -125,6 +146,8 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
                 unreadable(number, line, f"line {number}: missing field {error}")
                 continue
             (bundle.entries if kind == "event" else bundle.annotations).append(entry)
+            if kind == "annotation" and data.get("redacted") is True:
+                bundle.redacted_annotations.add(entry.seq)
             last_seq[kind] = entry.seq
         elif kind == "trailer" and number == len(lines):
             bundle.trailer = data

@@ -25,6 +25,7 @@ from .record import (
     CHANCE,
     CREATED,
     ENDED,
+    KEY_ROTATED,
     MOVE,
     REDONE,
     RETRACTED,
@@ -111,6 +112,8 @@ class MatchFold:
         self.created_key: str = created.key
         """The key that signed the created event: the server where this match is recorded."""
         self.signing_keys: set[str] = {created.key}
+        self.record_keys: list[str] = [created.key]
+        """The keys the record authorised in turn: the created event's, then each key-rotated one."""
         self.retracted: dict[int, int] = {}
         self.retractions: dict[int, dict[str, Any]] = {}
         self.redo_candidate: int | None = None
@@ -152,6 +155,11 @@ class MatchFold:
 
     def state_hash(self) -> str:
         return digest({"game": self.ruleset.state_hash(self.state), "status": self.status})
+
+    @property
+    def record_key(self) -> str:
+        """The key that must sign the record's next event."""
+        return self.record_keys[-1]
 
     @property
     def engine_mismatch(self) -> bool:
@@ -330,6 +338,9 @@ class MatchFold:
         self.last_ruling = dict(payload)
         self._touch()
 
+    def _on_key_rotated(self, entry: Entry) -> None:
+        self.record_keys = [*self.record_keys, entry.payload["key"]]
+
     def _on_ended(self, entry: Entry) -> None:
         self.status = "ended"
         self.end = entry.payload
@@ -396,6 +407,7 @@ class MatchFold:
             "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
             "last_at": self.last_at, "created_at": self.created_at,
             "created_key": self.created_key, "signing_keys": sorted(self.signing_keys),
+            "record_keys": self.record_keys,
         }
 
     @classmethod
@@ -413,6 +425,7 @@ class MatchFold:
         fold.recorded_engine = header["engine_version"]
         fold.created_key = data["created_key"]
         fold.signing_keys = set(data["signing_keys"])
+        fold.record_keys = list(data.get("record_keys", [data["created_key"]]))
         fold.state = fold.ruleset.decode_state(data["state"], fold.config)
         fold.decision = fold.ruleset.decision(fold.state)
         fold.steps = [GameStep.from_json(step) for step in data["steps"]]
@@ -521,4 +534,5 @@ _HANDLERS = {
     SEED_REVEALED: MatchFold._on_seed_revealed,
     RULING: MatchFold._on_ruling,
     ENDED: MatchFold._on_ended,
+    KEY_ROTATED: MatchFold._on_key_rotated,
 }

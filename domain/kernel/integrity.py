@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from .canonical import JSON, digest, encode
 
 GENESIS = "0" * 64
+_HEX = re.compile(r"[0-9a-f]+")
+
+
+def is_hex(text: object, length: int | None = None) -> bool:
+    """Lower-case hexadecimal of the given length: the only spelling a record uses. `bytes.fromhex`
+    also reads upper case and spaces, which would let a changed byte pass unnoticed."""
+    return (isinstance(text, str) and _HEX.fullmatch(text) is not None
+            and (length is None or len(text) == length))
 
 
 def event_hash(match_id: str, seq: int, kind: str, actor: JSON, at: str, payload: JSON, prev: str) -> str:
@@ -47,13 +56,27 @@ def public_key_hex(public: Ed25519PublicKey) -> str:
 
 
 def load_public_key(hex_key: str) -> Ed25519PublicKey:
+    """An Ed25519 public key from its 64 lower-case hex digits (ValueError otherwise)."""
+    if not is_hex(hex_key, 64):
+        raise ValueError("a public key is 64 lower-case hexadecimal digits")
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(hex_key))
 
 
+def key_id_of(public_hex: str) -> str | None:
+    """The key ID a public key's hex derives to, or None if it is not a public key."""
+    try:
+        return key_id(load_public_key(public_hex))
+    except (ValueError, TypeError):
+        return None
+
+
 def verify_signature(public_hex: str, message: bytes, signature_hex: str) -> bool:
+    """Whether `signature_hex` (128 lower-case hex digits, nothing else) signs `message`."""
+    if not is_hex(signature_hex, 128):
+        return False
     try:
         load_public_key(public_hex).verify(bytes.fromhex(signature_hex), message)
-    except (InvalidSignature, ValueError):
+    except (InvalidSignature, ValueError, TypeError):
         return False
     return True
 
@@ -111,6 +134,42 @@ class ServerKey:
 
     def sign_head(self, stream: str, seq: int, hash_: str) -> str:
         return self.sign(head_message(stream, seq, hash_))
+
+
+RETIRED_KEYS = "retired-keys"
+"""The folder beside `server-key.pem` where a rotated-out key is kept (owner-only)."""
+
+
+def load_retired_keys(directory: Path) -> dict[str, ServerKey]:
+    """The keys this server signed with before its current one, by key ID."""
+    folder = directory / RETIRED_KEYS
+    keys: dict[str, ServerKey] = {}
+    if not folder.is_dir():
+        return keys
+    for path in sorted(folder.glob("*.pem")):
+        try:
+            private = serialization.load_pem_private_key(path.read_bytes(), password=None)
+        except (OSError, ValueError, TypeError) as error:
+            raise ValueError(f"{path}: not a readable private key ({error})") from None
+        if not isinstance(private, Ed25519PrivateKey):
+            raise ValueError(f"{path} is not an Ed25519 private key")
+        key = ServerKey(private)
+        keys[key.key_id] = key
+    return keys
+
+
+def rotate_server_key(directory: Path) -> tuple[ServerKey, ServerKey]:
+    """Retire the current signing key (kept, owner-only, in `retired-keys/`) and create a new one.
+    Records the old key signed stay verifiable; the first event this server appends to each of
+    them is a key-rotated event, signed by the old key, that hands the record to the new one.
+    Returns (old, new). Run it while no server uses the data directory."""
+    old = ServerKey.load_or_create(directory)
+    folder = directory / RETIRED_KEYS
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+    current = directory / "server-key.pem"
+    os.replace(current, folder / f"{old.key_id}.pem")
+    return old, ServerKey.load_or_create(directory)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ from eventsourcing.domain import Aggregate, Snapshot
 from eventsourcing.utils import get_topic, register_topic, resolve_topic
 
 from . import record
+from .canonical import encode
 from .fold import MatchFold
+from .integrity import ServerKey, verify_signature
 from .record import Entry
 
 
@@ -76,6 +78,10 @@ class Match(Aggregate):
         TOPIC = "ringside.match.ended/1"
         class_version = 1
 
+    class KeyRotated(Event):
+        TOPIC = "ringside.match.key-rotated/1"
+        class_version = 1
+
     EVENT_BY_KIND: ClassVar[dict[str, type[Event]]] = {}
 
     def __init__(self, entry: dict[str, Any]) -> None:
@@ -108,7 +114,13 @@ Match.EVENT_BY_KIND.update({
     record.SEED_REVEALED: Match.SeedRevealed,
     record.RULING: Match.RulingMade,
     record.ENDED: Match.MatchEnded,
+    record.KEY_ROTATED: Match.KeyRotated,
 })
+
+
+def seal_message(match_id: UUID, version: int, fold: dict[str, Any]) -> bytes:
+    """What a snapshot's seal signs: which match, at which version, holding exactly this fold."""
+    return b"ringside-snapshot\n" + encode({"match": str(match_id), "version": version, "fold": fold})
 
 
 class MatchSnapshot(Snapshot):
@@ -117,18 +129,43 @@ class MatchSnapshot(Snapshot):
     TOPIC = "ringside.match.snapshot/1"
 
     @classmethod
-    def take(cls, aggregate: Any) -> MatchSnapshot:
+    def take(cls, aggregate: Any, sealer: ServerKey | None = None) -> MatchSnapshot:
+        fold = aggregate.fold.to_snapshot()
+        state: dict[str, Any] = {
+            "fold": fold,
+            "created_on": aggregate.created_on.isoformat(),
+            "modified_on": aggregate.modified_on.isoformat(),
+        }
+        if sealer is not None:
+            message = seal_message(aggregate.id, aggregate.version, fold)
+            state["seal"] = {"key": sealer.key_id, "sig": sealer.sign(message)}
         return cls(
             originator_id=aggregate.id,
             originator_version=aggregate.version,
             timestamp=cls.create_timestamp(),
             topic=get_topic(type(aggregate)),
-            state={
-                "fold": aggregate.fold.to_snapshot(),
-                "created_on": aggregate.created_on.isoformat(),
-                "modified_on": aggregate.modified_on.isoformat(),
-            },
+            state=state,
         )
+
+    def seal_problem(self, keys: dict[str, str]) -> str | None:
+        """Why this snapshot must not be used, or None when its seal holds. The seal binds the fold
+        (state, scores, head hash) to the match and version it was taken at, so an edited or moved
+        snapshot fails; one made before seals existed fails too, and is simply not used."""
+        seal = self.state.get("seal")
+        if not isinstance(seal, dict):
+            return "not sealed"
+        public = keys.get(str(seal.get("key")))
+        if public is None:
+            return f"sealed by key {seal.get('key')}, which this server does not hold"
+        try:
+            message = seal_message(self.originator_id, self.originator_version, self.state["fold"])
+        except Exception as error:  # an edited fold that is not even canonical JSON
+            return f"unreadable ({type(error).__name__})"
+        if not verify_signature(public, message, str(seal.get("sig"))):
+            return "its seal does not match its content"
+        if self.state["fold"].get("seq") != self.originator_version:
+            return "its fold is not at the version it is stored at"
+        return None
 
     def mutate(self, _: Any) -> Any:
         cls = resolve_topic(self.topic)

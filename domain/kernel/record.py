@@ -23,9 +23,12 @@ REDONE = "redone"
 SEED_REVEALED = "seed-revealed"
 RULING = "ruling"
 ENDED = "ended"
+KEY_ROTATED = "key-rotated"
+"""The recording server hands its authority over this record to a new signing key; signed by the
+old key, it is the only way another key may sign the events that follow."""
 
 MATCH_KINDS = (CREATED, MOVE, CHANCE, UNDO_REQUESTED, UNDO_ANSWERED, RETRACTED, REDONE,
-               SEED_REVEALED, RULING, ENDED)
+               SEED_REVEALED, RULING, ENDED, KEY_ROTATED)
 
 ANNOTATIONS_OPENED = "annotations-opened"
 ANNOTATION_ADDED = "annotation-added"

@@ -11,6 +11,7 @@ sequence number, the check, the rule ID and both values.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,12 +21,14 @@ from .canonical import JSON, digest
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import UNDO_POLICIES, MatchFold
-from .integrity import GENESIS, key_id, load_public_key
+from .integrity import GENESIS, is_hex, key_id_of
+from .receipts import ReceiptCheck, check_receipts
 from .record import (
     ANNOTATIONS_OPENED,
     CHANCE,
     CREATED,
     ENDED,
+    KEY_ROTATED,
     MOVE,
     REDONE,
     RETRACTED,
@@ -36,9 +39,10 @@ from .record import (
     Entry,
 )
 from .registry import get_game
+from .trust import Trust
 
 CHECKS = ("format", "sequence", "chain", "signature", "header", "legality", "chance", "seed", "undo",
-          "ruling", "score", "annotations", "trailer")
+          "ruling", "score", "annotations", "trailer", "trust", "receipts")
 
 
 @dataclass
@@ -59,8 +63,40 @@ class Divergence:
 
 
 @dataclass
+class Signer:
+    """One key that signed part of the bundle: what it signed and whether it is trusted."""
+
+    key_id: str
+    public_key: str | None
+    events: int = 0
+    annotations: int = 0
+    trailer: bool = False
+    authorised: bool = False
+    """The record itself authorises it (its created event's key, or one it rotated to)."""
+    trusted_as: str | None = None
+
+    @property
+    def trusted(self) -> bool:
+        return self.trusted_as is not None
+
+    def signed(self) -> str:
+        parts = [f"{self.events} events"] if self.events else []
+        if self.annotations:
+            parts.append(f"{self.annotations} annotation events")
+        if self.trailer:
+            parts.append("the trailer")
+        return ", ".join(parts) or "nothing"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key_id": self.key_id, "public_key": self.public_key, "events": self.events,
+                "annotations": self.annotations, "trailer": self.trailer, "authorised": self.authorised,
+                "trusted": self.trusted, "trusted_as": self.trusted_as}
+
+
+@dataclass
 class Report:
     ok: bool
+    """The record is intact, signed by a trusted key, and no receipt proves it changed."""
     match_id: str | None = None
     game: str | None = None
     events: int = 0
@@ -70,12 +106,21 @@ class Report:
     keys: list[str] = field(default_factory=list)
     divergence: Divergence | None = None
     final_state_hash: str | None = None
+    intact: bool = False
+    """Every check but trust holds: the record is consistent with its own signatures and rules."""
+    trusted: bool = False
+    signers: list[Signer] = field(default_factory=list)
+    receipts: list[ReceiptCheck] = field(default_factory=list)
 
     def summary(self) -> str:
         if self.ok:
-            return f"OK: {self.events} events and {self.annotations} annotation events verified"
+            anchor = next((s for s in self.signers if s.events and s.trusted), None)
+            by = f"; signed by {anchor.key_id} (trusted: {anchor.trusted_as})" if anchor else ""
+            return f"OK: {self.events} events and {self.annotations} annotation events verified{by}"
         d = self.divergence
         assert d is not None
+        if d.check == "trust":
+            return f"NOT TRUSTED: the record is intact, but {d.message}"
         where = f"event {d.seq}" if d.seq is not None else "bundle"
         if d.stream == "annotations" and d.seq is not None:
             where = f"annotation event {d.seq}"
@@ -83,9 +128,12 @@ class Report:
         return f"FAILED at {where}: {d.check}{rule}: {d.message}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "match_id": self.match_id, "game": self.game, "events": self.events,
+        return {"ok": self.ok, "intact": self.intact, "trusted": self.trusted, "match_id": self.match_id,
+                "game": self.game, "events": self.events,
                 "annotations": self.annotations, "checked": self.checked, "notes": self.notes,
-                "keys": self.keys, "final_state_hash": self.final_state_hash,
+                "keys": self.keys, "signers": [signer.to_json() for signer in self.signers],
+                "receipts": [check.to_json() for check in self.receipts],
+                "final_state_hash": self.final_state_hash,
                 "divergence": self.divergence.to_json() if self.divergence else None,
                 "summary": self.summary()}
 
@@ -96,9 +144,11 @@ class _Failed(Exception):
         self.divergence = divergence
 
 
-def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False,
-                  trusted_keys: dict[str, str] | None = None) -> Report:
-    """Verify a bundle's text. Never raises for bad input: problems become the report."""
+def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False, trust: Trust | None = None,
+                  receipts: Sequence[Any] = ()) -> Report:
+    """Verify a bundle's text against `trust` (None: no key is trusted, so at best the report says
+    the record is intact) and optionally a player's receipts. Never raises for bad input:
+    problems become the report."""
     report = Report(ok=False)
     try:
         bundle = read_bundle(text, strict=False)
@@ -110,37 +160,77 @@ def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False,
     report.events = len(bundle.entries)
     report.annotations = len(bundle.annotations)
     report.keys = sorted(bundle.keys)
+    signers: dict[str, Signer] = {}
     try:
-        _verify(bundle, report, allow_engine_mismatch, trusted_keys)
+        _verify(bundle, report, allow_engine_mismatch, signers)
+        report.intact = True
+        _check_trust(bundle, report, signers, trust or Trust())
+        report.trusted = True
+        if receipts:
+            _check_receipts(bundle, report, signers, trust or Trust(), receipts)
     except _Failed as failed:
         report.divergence = failed.divergence
-        return report
     except Exception as error:  # junk where the bundle has structure (outside any one event)
         report.divergence = Divergence("format", f"the bundle is malformed ({type(error).__name__}: {error})")
-        return report
-    report.ok = True
+        report.intact = False
+    finally:
+        _describe_signers(bundle, report, signers, trust or Trust())
+    report.ok = report.divergence is None
     return report
+
+
+def _describe_signers(bundle: Bundle, report: Report, signers: dict[str, Signer], trust: Trust) -> None:
+    for signer in signers.values():
+        signer.public_key = bundle.keys.get(signer.key_id) if isinstance(bundle.keys, dict) else None
+        signer.trusted_as = trust.source_of(signer.key_id, signer.public_key)
+    report.signers = sorted(signers.values(), key=lambda s: (-s.events, -s.annotations, s.key_id))
+
+
+def _check_trust(bundle: Bundle, report: Report, signers: dict[str, Signer], trust: Trust) -> None:
+    """The record's origin is its created event's key: it must be trusted. Everything else in the
+    bundle (annotations added where it was imported, the exporting server's trailer) must be signed
+    by the record's own keys or by trusted ones, or the bundle's completeness is vouched by nobody."""
+    keys = bundle.keys
+    root = bundle.entries[0].key
+    _count(report, "trust")
+    if trust.source_of(root, keys.get(root)) is None:
+        raise _Failed(Divergence(
+            "trust", f"it was recorded under key {root}, which is not trusted here (trust the recording "
+            "server's key: pin it, or name the server that publishes it)", seq=1, actual=root))
+    for signer in signers.values():
+        if signer.authorised or trust.source_of(signer.key_id, keys.get(signer.key_id)) is not None:
+            continue
+        raise _Failed(Divergence(
+            "trust", f"{signer.signed()} of it are signed by key {signer.key_id}, which is neither the "
+            "record's own nor trusted here", actual=signer.key_id))
+
+
+def _check_receipts(bundle: Bundle, report: Report, signers: dict[str, Signer], trust: Trust,
+                    receipts: Sequence[Any]) -> None:
+    authorised = {key for key, signer in signers.items() if signer.authorised} | set(trust.keys)
+    public = {**{key: t.public_hex for key, t in trust.keys.items()}, **bundle.keys}
+    report.receipts = check_receipts(str(bundle.header.get("match_id")), bundle.entries, receipts, public,
+                                     authorised)
+    _count(report, "receipts")
+    proof = next((check for check in report.receipts if check.proves_change), None)
+    if proof is not None:
+        raise _Failed(Divergence("receipts", f"a receipt proves the record changed after it was issued: "
+                                 f"{proof.message}", seq=proof.seq, expected=proof.status))
 
 
 def _count(report: Report, check: str) -> None:
     report.checked[check] = report.checked.get(check, 0) + 1
 
 
-def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
-            trusted_keys: dict[str, str] | None) -> None:
+def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool, signers: dict[str, Signer]) -> None:
     keys = bundle.keys
+    if not isinstance(keys, dict):
+        raise _Failed(Divergence("format", "the header's keys are not an object of key IDs and public keys"))
     for listed, public in sorted(keys.items()):
-        try:
-            derived = key_id(load_public_key(public))
-        except (ValueError, TypeError, AttributeError):
-            derived = None
+        derived = key_id_of(public) if isinstance(public, str) else None
         if derived != listed:  # else anyone could file their own signatures under this server's ID
             raise _Failed(Divergence("signature", f"the bundle lists key {listed} with a public key whose ID is "
                                      f"{derived}", expected=derived, actual=listed))
-    if trusted_keys is not None:
-        untrusted = sorted(set(keys) - set(trusted_keys))
-        if untrusted or any(trusted_keys[k] != v for k, v in keys.items() if k in trusted_keys):
-            raise _Failed(Divergence("signature", f"the bundle is signed with keys not trusted here: {untrusted}"))
     problem_by_seq = {seq: message for _, message, seq in bundle.problems if seq is not None}
     other_problems = [message for _, message, seq in bundle.problems if seq is None]
     if bundle.problems and not problem_by_seq:
@@ -159,6 +249,7 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
             raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq))
         try:
             fold = _check_entry(fold, entry, expected_seq, prev, bundle, seed, report, allow_engine_mismatch)
+            _signer(signers, entry.key).events += 1
         except _Failed:
             raise
         except Exception as error:  # junk where the record has structure (a list for a payload, ...)
@@ -182,26 +273,44 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool,
     if fold.status != "ended":
         report.notes.append("the match is still in progress")
     report.final_state_hash = fold.state_hash()
-    _check_annotations(bundle, match_id, keys, report, counts)
+    for key in fold.record_keys:
+        _signer(signers, key).authorised = True
+    _check_annotations(bundle, match_id, keys, report, counts, signers)
     if other_problems:
         raise _Failed(Divergence("format", other_problems[0]))
     if not bundle.trailer_valid():
         raise _Failed(Divergence("trailer", "the bundle's trailer does not match its content "
                                  "(a byte outside the events changed, or the signature is wrong)",
                                  expected=bundle.trailer.get("sha256"), actual=bundle.body_sha256))
+    _signer(signers, str(bundle.trailer["key"])).trailer = True
     _count(report, "trailer")
+
+
+def _signer(signers: dict[str, Signer], key_id: str) -> Signer:
+    signer = signers.get(key_id)
+    if signer is None:
+        signer = signers[key_id] = Signer(key_id, None)
+    return signer
 
 
 def _check_entry(fold: MatchFold | None, entry: Entry, expected_seq: int, prev: str, bundle: Bundle,
                  seed: str | None, report: Report, allow_engine_mismatch: bool) -> MatchFold:
     """Check one event of the record and advance the fold by it."""
     _check_link(entry, expected_seq, prev, bundle.header.get("match_id"), bundle.keys, report, "match")
+    authorised = entry.key if fold is None else fold.record_key
+    if entry.key != authorised:
+        raise _Failed(Divergence(
+            "signature", f"the event is signed by key {entry.key}, which this record does not authorise: its "
+            f"events are signed by {authorised} (another key needs a key-rotated event signed by it)",
+            seq=entry.seq, expected=authorised, actual=entry.key))
     _check_shape(entry)
     if entry.kind == CREATED:
         return _check_created(entry, bundle, seed, report, allow_engine_mismatch)
     if fold is None:
         raise _Failed(Divergence("sequence", "the record does not start with a created event", seq=1))
     _check_claim(fold, entry, seed, report)
+    if entry.kind == KEY_ROTATED:
+        _check_rotation(fold, entry, bundle.keys)
     try:
         fold.consume(entry)
     except Exception as error:  # an engine that cannot fold the record is a divergence
@@ -227,7 +336,10 @@ def _check_shape(entry: Entry) -> None:
 
 
 def _check_link(entry: Entry, expected_seq: int, prev: str, stream: str | None, keys: dict[str, str],
-                report: Report, label: str) -> None:
+                report: Report, label: str, redacted: bool = False) -> None:
+    """Sequence, link, hash and signature of one entry. A redacted annotation (one the bundle's
+    reader may not see) keeps its hash and signature but not its content: its hash is taken as
+    signed, and the chain through it still holds."""
     where = "annotations" if label == "annotations" else "match"
     if entry.seq != expected_seq:
         raise _Failed(Divergence("sequence", "events are missing or out of order", seq=expected_seq,
@@ -238,7 +350,7 @@ def _check_link(entry: Entry, expected_seq: int, prev: str, stream: str | None, 
     if entry.prev != prev:
         raise _Failed(Divergence("chain", "the event does not link to the previous event's hash",
                                  seq=entry.seq, stream=where, expected=prev, actual=entry.prev))
-    recomputed = entry.expected_hash()
+    recomputed = entry.hash if redacted and is_hex(entry.hash, 64) else entry.expected_hash()
     if entry.hash != recomputed:
         raise _Failed(Divergence("chain", "the event's content does not match its hash (altered)",
                                  seq=entry.seq, stream=where, expected=recomputed, actual=entry.hash))
@@ -390,6 +502,25 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
                                           or not isinstance(payload.get("seed"), str) or payload.get("seed") != seed):
         raise _Failed(Divergence("seed", "a seed revealed during play, twice, or not the seed checked "
                                  "against the commitment", seq=seq, actual=payload.get("seed")))
+
+
+def _check_rotation(fold: MatchFold, entry: Entry, keys: dict[str, str]) -> None:
+    """A key rotation names a new key by ID and public key, both as the bundle lists them, is made
+    by the recording server (the system actor), and is signed by the key it hands over from
+    (checked with every event's authorisation)."""
+    payload = entry.payload
+    new_key, public = payload.get("key"), payload.get("public_key")
+    problem = None
+    if set(payload) != {"key", "public_key"} or not isinstance(public, str) or key_id_of(public) != new_key:
+        problem = "a key rotation must name the new key's ID and the public key it derives from"
+    elif keys.get(str(new_key)) != public:
+        problem = "the rotated-to key is not the one the bundle lists under that ID"
+    elif new_key in fold.record_keys:
+        problem = "a rotation to a key the record already used"
+    elif entry.actor != {"kind": "system"}:
+        problem = "a key rotation not made by the recording server"
+    if problem is not None:
+        raise _Failed(Divergence("signature", problem, seq=entry.seq, actual=payload))
 
 
 def _check_salt(fold: MatchFold, entry: Entry, seed: str) -> None:
@@ -572,7 +703,7 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
 
 
 def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str], report: Report,
-                       counts: dict[str, Any]) -> None:
+                       counts: dict[str, Any], signers: dict[str, Signer]) -> None:
     annotations = bundle.annotations
     problem_by_seq = {seq: message for _, message, seq in bundle.annotation_problems}
     if not problem_by_seq and counts.get("annotations") != len(annotations):
@@ -586,7 +717,9 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
         if expected_seq in problem_by_seq:  # an unreadable annotation line: the first broken one
             raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq,
                                      stream="annotations"))
-        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations")
+        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations",
+                    redacted=expected_seq in bundle.redacted_annotations)
+        _signer(signers, entry.key).annotations += 1
         if expected_seq == 1 and entry.kind != ANNOTATIONS_OPENED:
             raise _Failed(Divergence("annotations", "the annotation stream does not start opened",
                                      seq=1, stream="annotations"))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 ViewerKind = Literal["seat", "spectator", "arbiter"]
-ActorKind = Literal["seat", "substitute", "arbiter", "recorder", "bot", "system"]
+ActorKind = Literal["seat", "substitute", "arbiter", "recorder", "bot", "system", "annotator"]
 
 
 @dataclass(frozen=True)

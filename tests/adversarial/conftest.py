@@ -21,5 +21,5 @@ def undone(sqlite_app: Ringside, test_key: ServerKey) -> tuple[str, ServerKey]:
     sqlite_app.redo(match_id, seat=0, actor=Actor.player(0))
     play_to_end(sqlite_app, match_id)
     text = sqlite_app.export_bundle(match_id)
-    assert verify_bundle(text).ok
+    assert verify_bundle(text).intact
     return text, test_key

@@ -110,7 +110,7 @@ def test_a_bundle_with_a_custom_component_set_imports_and_folds_in_a_fresh_proce
         monkeypatch.setattr(component_store, "_SETS", {})
         assert other.components_of(match_id)["deck"] == deck["deck"]
         assert other.state(match_id, Viewer.spectator())["status"] == "ended"
-        assert other.verify_match(match_id).ok
+        assert other.verify_match(match_id).intact
         with pytest.raises(InvalidRequestError):
             other.import_bundle(text)
     finally:

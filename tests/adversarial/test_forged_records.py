@@ -46,7 +46,7 @@ def _events(text: str) -> list[dict[str, Any]]:
 
 def _caught(forged: str, seq: int, check: str | None = None) -> None:
     report = verify_bundle(forged)
-    assert not report.ok and report.divergence is not None, "the forgery verified"
+    assert not report.intact and report.divergence is not None, "the forgery verified"
     assert report.divergence.seq == seq, report.summary()
     if check is not None:
         assert report.divergence.check == check, report.summary()
@@ -96,7 +96,7 @@ def test_a_seed_reveal_without_the_seed_is_caught(finished: str, seed: Any) -> N
         all_events[revealed - 1]["payload"]["seed"] = seed
 
     report = verify_bundle(reforge(finished, change, KEY))
-    assert not report.ok and report.divergence is not None
+    assert not report.intact and report.divergence is not None
     assert report.divergence.check in ("seed", "format"), report.summary()
 
 
@@ -160,7 +160,7 @@ def ruled(tmp_path_factory: pytest.TempPathFactory) -> str:
                         actor=Actor.arbiter())
         play_to_end(app, match_id)
         text = app.export_bundle(match_id)
-        assert verify_bundle(text).ok
+        assert verify_bundle(text).intact
         return text
     finally:
         app.close()

@@ -39,7 +39,7 @@ def test_a_solo_player_cannot_undo_a_die_roll_under_consent_without_an_arbiter(s
                                                                  actor=Actor.player(0)))
     sqlite_app.answer_undo(match_id, request, True, seat=None, actor=Actor.arbiter())
     report = sqlite_app.verify_match(match_id)
-    assert report.ok, report.summary()
+    assert report.intact, report.summary()
 
 
 def test_only_an_arbiter_answers_as_the_arbiter(sqlite_app: Ringside) -> None:
@@ -97,7 +97,7 @@ def test_an_arbiters_answer_given_by_a_seat_is_caught(undone: tuple[str, ServerK
         events[answered - 1]["actor"] = {"kind": "seat", "seat": 1}
 
     report = verify_bundle(reforge(text, by_seat, key))
-    assert not report.ok and report.divergence is not None
+    assert not report.intact and report.divergence is not None
     assert (report.divergence.check, report.divergence.seq) == ("undo", answered), report.summary()
 
 
@@ -114,7 +114,7 @@ def test_a_redo_after_the_game_moved_on_is_caught(undone: tuple[str, ServerKey])
         events[redone - 1], events[redone] = after, redo
 
     report = verify_bundle(reforge(text, late, key))
-    assert not report.ok and report.divergence is not None, report.summary()
+    assert not report.intact and report.divergence is not None, report.summary()
     assert report.divergence.seq is not None and report.divergence.seq <= redone + 1
 
 
@@ -127,7 +127,7 @@ def test_a_redo_by_another_seat_is_caught(undone: tuple[str, ServerKey]) -> None
         events[redone - 1]["actor"] = {"kind": "seat", "seat": 1}
 
     report = verify_bundle(reforge(text, other, key))
-    assert not report.ok and report.divergence is not None
+    assert not report.intact and report.divergence is not None
     assert (report.divergence.check, report.divergence.seq) == ("undo", redone), report.summary()
 
 
@@ -147,7 +147,7 @@ def test_importing_the_same_bundle_twice_is_refused_and_changes_nothing(undone: 
             other.import_bundle(text)
         assert [e.hash for e in other.entries(match_id)] == before
         assert other.export_bundle(match_id).splitlines()[1:-1] == text.splitlines()[1:-1]
-        assert other.verify_match(match_id).ok
+        assert other.verify_match(match_id).intact
     finally:
         other.close()
 
@@ -188,7 +188,7 @@ def test_an_imported_match_in_play_without_its_seed_refuses_draws_with_a_typed_e
                                                            actor=Actor.arbiter()))
         with pytest.raises(RingsideError):
             other.seed_for_arbiter(match_id)
-        assert other.verify_match(match_id).ok
+        assert other.verify_match(match_id).intact
     finally:
         other.close()
 

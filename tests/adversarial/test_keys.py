@@ -10,6 +10,7 @@ from domain.application import Ringside
 from domain.kernel.bundle import read_bundle
 from domain.kernel.errors import RingsideError
 from domain.kernel.integrity import ServerKey
+from domain.kernel.trust import Trust
 from domain.kernel.verification import verify_bundle
 
 from .support import reforge
@@ -23,7 +24,7 @@ def test_a_bundle_whose_key_id_is_not_its_public_key_is_caught(undone: tuple[str
     forger = ServerKey.generate()
     forged = reforge(text, lambda events: None, forger, keys={key.key_id: forger.public_hex}, key_id=key.key_id)
     report = verify_bundle(forged)
-    assert not report.ok and report.divergence is not None
+    assert not report.intact and report.divergence is not None
     assert report.divergence.check == "signature", report.summary()
     with pytest.raises(RingsideError):
         sqlite_app.import_bundle(forged)
@@ -34,5 +35,6 @@ def test_a_bundle_under_its_own_honest_key_still_verifies(undone: tuple[str, Ser
     other = ServerKey.generate()
     bundle = read_bundle(text)
     resigned = reforge(text, lambda events: None, other, keys={other.key_id: other.public_hex}, key_id=other.key_id)
-    assert verify_bundle(resigned).ok
-    assert not verify_bundle(resigned, trusted_keys={k: v for k, v in bundle.keys.items()}).ok
+    assert verify_bundle(resigned).intact
+    report = verify_bundle(resigned, trust=Trust.of(bundle.keys, "the original server"))
+    assert not report.ok and report.divergence is not None and report.divergence.check == "trust"

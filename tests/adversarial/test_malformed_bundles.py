@@ -82,7 +82,7 @@ def test_no_junk_in_any_field_of_any_event_makes_verification_raise(bundle: str)
         except Exception as error:  # collected, all reported at the end
             crashes.append((index + 1, path, junk, f"{type(error).__name__}: {error}"))
             continue
-        if not report.ok:
+        if not report.intact:
             assert report.divergence is not None
     assert crashes == []
 
@@ -95,7 +95,7 @@ def test_junk_in_an_events_envelope_is_a_report(bundle: str, field: str, junk: A
     event[field] = junk
     lines[3] = encode(event).decode("utf-8")
     report = verify_bundle("\n".join(lines) + "\n")
-    assert not report.ok and report.divergence is not None
+    assert not report.intact and report.divergence is not None
 
 
 def test_a_malformed_bundle_is_a_typed_refusal_to_import(bundle: str, tmp_path: Path) -> None:
@@ -112,5 +112,5 @@ def test_a_malformed_bundle_is_a_typed_refusal_to_import(bundle: str, tmp_path: 
 
 def test_the_bundle_itself_verifies(bundle: str) -> None:
     report = verify_bundle(bundle)
-    assert report.ok, report.summary()
-    assert verify_bundle(reforge(bundle, lambda events: None, KEY)).ok
+    assert report.intact, report.summary()
+    assert verify_bundle(reforge(bundle, lambda events: None, KEY)).intact

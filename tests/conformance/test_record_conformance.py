@@ -84,7 +84,7 @@ def test_record_conformance(case: Case, tmp_path: Path) -> None:
     assert imported == match_id
     assert [e.hash for e in other.entries(match_id)] == [e.hash for e in entries]
     assert other.fold(match_id).state_hash() == live.state_hash()
-    assert other.verify_match(match_id).ok
+    assert other.verify_match(match_id).intact
     other.close()
 
     # Redaction: whatever a seat's log shows differently from the arbiter's is marked redacted,

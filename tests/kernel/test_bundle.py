@@ -15,6 +15,7 @@ from domain.application import Ringside
 from domain.kernel.bundle import read_bundle
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.integrity import ServerKey
+from domain.kernel.trust import Trust
 from domain.kernel.verification import verify_bundle
 from domain.kernel.viewers import Actor
 from tests.adversarial.support import reforge
@@ -45,7 +46,7 @@ def _reforge(text: str, change: Any) -> str:
 def test_export_verifies_and_imports_to_an_identical_match(finished: tuple[str, str], tmp_path: Path) -> None:
     text, _ = finished
     report = verify_bundle(text)
-    assert report.ok, report.summary()
+    assert report.intact, report.summary()
     assert report.checked["chain"] == report.checked["signature"] == report.events + report.annotations
     assert report.checked["score"] == 1 and report.checked["legality"] > 0 and report.checked["chance"] > 0
     app = Ringside.open(data_dir=tmp_path, clock=FixedStepClock())
@@ -67,7 +68,7 @@ def test_any_single_changed_byte_fails_verification(finished: tuple[str, str], d
     replacement = data.draw(st.integers(min_value=0, max_value=255).filter(lambda b: b != raw[position]))
     raw[position] = replacement
     report = verify_bundle(bytes(raw))
-    assert not report.ok
+    assert not report.intact
     line = bytes(raw[: position]).count(b"\n") + 1
     event_lines = text.count('"type":"event"')
     if 1 < line <= 1 + event_lines:
@@ -83,7 +84,7 @@ def test_an_illegal_move_reforged_with_the_key_is_caught_with_its_rule(finished:
         move["payload"]["move"] = {"type": "play", "card": 99}
 
     report = verify_bundle(_reforge(text, cheat))
-    assert not report.ok and report.divergence is not None
+    assert not report.intact and report.divergence is not None
     assert report.divergence.check == "legality" and report.divergence.rule == "TG-1.2"
     assert report.divergence.actual == {"type": "play", "card": 99}
 
@@ -117,9 +118,10 @@ def test_forged_final_scores_are_caught(finished: tuple[str, str]) -> None:
 
 def test_a_re_signed_bundle_under_an_untrusted_key_is_flagged(finished: tuple[str, str]) -> None:
     text, _ = finished
-    assert verify_bundle(text, trusted_keys={KEY.key_id: KEY.public_hex}).ok
+    assert verify_bundle(text, trust=Trust.of([KEY.public_hex], "pinned")).ok
     other = ServerKey.generate()
-    assert not verify_bundle(text, trusted_keys={other.key_id: other.public_hex}).ok
+    report = verify_bundle(text, trust=Trust.of([other.public_hex], "pinned"))
+    assert report.intact and not report.ok and report.divergence is not None and report.divergence.check == "trust"
 
 
 def test_another_engine_version_is_an_explicit_choice(finished: tuple[str, str],
@@ -129,15 +131,15 @@ def test_another_engine_version_is_an_explicit_choice(finished: tuple[str, str],
     text, _ = finished
     monkeypatch.setattr(type(game.RULESET), "engine_version", "2.0.0")
     report = verify_bundle(text)
-    assert not report.ok and report.divergence is not None and report.divergence.expected == "1.0.0"
+    assert not report.intact and report.divergence is not None and report.divergence.expected == "1.0.0"
     allowed = verify_bundle(text, allow_engine_mismatch=True)
-    assert allowed.ok and any("explicitly allowed" in note for note in allowed.notes)
+    assert allowed.intact and any("explicitly allowed" in note for note in allowed.notes)
 
 
 def test_garbage_is_a_clear_report_not_a_crash() -> None:
     for junk in (b"", b"hello\n", b'{"type":"header"}\n', "\u00ff".encode("latin-1")):
         report = verify_bundle(junk)
-        assert not report.ok and report.divergence is not None and report.summary().startswith("FAILED")
+        assert not report.intact and report.divergence is not None and report.summary().startswith("FAILED")
     header = json.dumps({"format": "ringside-bundle", "type": "header", "version": 99}, separators=(",", ":"))
     assert "unsupported bundle version" in verify_bundle(header + "\n{}\n{}\n").summary()
 

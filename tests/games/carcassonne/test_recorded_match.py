@@ -59,4 +59,4 @@ def test_recorded_match_scores_redacts_and_verifies(sqlite_app: Ringside) -> Non
     assert [_short(line) for line in sheet["lines"]] == EXPECTED_DURING_PLAY
     assert sheet["totals"] == [12, 7]
     report = verify_bundle(app.export_bundle(match_id))
-    assert report.ok, report.divergence
+    assert report.intact, report.divergence
