@@ -14,24 +14,26 @@ whatever keys that party holds; index.json says which check each must fail, and 
 
 from __future__ import annotations
 
-import copy
+import contextlib
 import hashlib
+import itertools
 import json
 import sys
 import tempfile
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import tests.support.dicevote  # noqa: F401  (registers the test game)
+from domain import application
 from domain.application import Accepted, Ringside
 from domain.kernel.canonical import encode
-from domain.kernel.chance import derive_salt
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.integrity import GENESIS, ServerKey, event_hash
-from domain.kernel.viewers import Actor
+from domain.kernel.viewers import Actor, Viewer
 
 ORIGIN = ServerKey.from_seed(b"ringside-vectors/origin")
 """The server that recorded the match."""
@@ -50,21 +52,39 @@ Line = dict[str, Any]
 
 @dataclass
 class Played:
-    """A finished match: its bundle, the receipts its commands gave, and where things are."""
+    """A finished match: its bundles, the receipts its commands gave, and where things are."""
 
     bundle: str
+    spectators_bundle: str
     receipts: list[dict[str, Any]]
     last_vote: int
 
 
-def play(directory: Path, second_vote: str = "low") -> Played:
+@contextlib.contextmanager
+def fixed_salts() -> Iterator[None]:
+    """The application salts a non-public annotation with random bytes; here they come from a fixed
+    sequence, so that the vectors are the same bytes on every run."""
+    counter = itertools.count(1)
+
+    def token_hex(nbytes: int = 32) -> str:
+        return hashlib.sha256(f"ringside-vectors/salt/{next(counter)}".encode()).hexdigest()[:2 * nbytes]
+
+    with mock.patch.object(application.secrets, "token_hex", token_hex):
+        yield
+
+
+def play(directory: Path, second_vote: str = "low", rotate: bool = False) -> Played:
     """The vector match of Dice & Vote: 2 seats, 1 round, 1 card each; an undo, a ruling, two annotations.
 
     seq 1 created; 2-3 the deal (face down, salted); 4 Ann passes; 5-6 she takes it back (own-turn undo);
     7 she rolls; 8 the die; 9 an arbiter's penalty; 10 Bob plays his card; 11 he draws (face down);
     12-13 the secret votes (salted); 14 ended; 15 seed revealed. Annotations: 1 opened; 2 Bob on the
-    roll (public); 3 Ann on her vote (visible to seat 0 only)."""
-    app = Ringside.open(data_dir=directory, key=ORIGIN, clock=FixedStepClock())
+    roll (public); 3 Ann on her vote (visible to seat 0 only, salted).
+
+    With `rotate`, the server retires its key after Ann's vote: its next append, before Bob's vote, is
+    a key-rotated event signed by the old key, and the new key signs everything after it."""
+    clock = FixedStepClock()
+    app = Ringside.open(data_dir=directory, key=ORIGIN, clock=clock)
     receipts: list[dict[str, Any]] = []
 
     def keep(accepted: Accepted) -> Accepted:
@@ -72,22 +92,28 @@ def play(directory: Path, second_vote: str = "low") -> Played:
         return accepted
 
     try:
-        keep(app.create_match("test-dicevote", ["Ann", "Bob"], options={"rounds": 1, "hand_size": 1},
-                              seed=SEED, match_id=MATCH_ID, undo_policy="own-turn", title="vector match"))
-        passed = keep(app.submit_move(MATCH_ID, 0, {"type": "pass"}, actor=Actor.player(0)))
-        keep(app.request_undo(MATCH_ID, 0, passed.receipt.seq, reason="meant to roll"))
-        keep(app.submit_move(MATCH_ID, 0, {"type": "roll"}, actor=Actor.player(0)))
-        die = app.fold(MATCH_ID).seq
-        app.annotate(MATCH_ID, die, "a bold roll", actor=Actor.player(1), glyphs=["!"], tags=["dice"])
-        keep(app.make_ruling(MATCH_ID, {"ruling": "penalty", "seat": 1, "points": -1, "note": "slow play"},
-                             actor=Actor.arbiter("Referee")))
-        card = app.fold(MATCH_ID).state.hands[1][0]
-        keep(app.submit_move(MATCH_ID, 1, {"type": "play", "card": card}, actor=Actor.player(1)))
-        vote = keep(app.submit_move(MATCH_ID, 0, {"type": "vote", "choice": "high"}, actor=Actor.player(0)))
-        keep(app.submit_move(MATCH_ID, 1, {"type": "vote", "choice": second_vote}, actor=Actor.player(1)))
-        app.annotate(MATCH_ID, vote.receipt.seq, "I went high", actor=Actor.player(0), visibility="seat:0")
+        with fixed_salts():
+            keep(app.create_match("test-dicevote", ["Ann", "Bob"], options={"rounds": 1, "hand_size": 1},
+                                  seed=SEED, match_id=MATCH_ID, undo_policy="own-turn", title="vector match"))
+            passed = keep(app.submit_move(MATCH_ID, 0, {"type": "pass"}, actor=Actor.player(0)))
+            keep(app.request_undo(MATCH_ID, 0, passed.receipt.seq, reason="meant to roll"))
+            keep(app.submit_move(MATCH_ID, 0, {"type": "roll"}, actor=Actor.player(0)))
+            die = app.fold(MATCH_ID).seq
+            app.annotate(MATCH_ID, die, "a bold roll", actor=Actor.player(1), glyphs=["!"], tags=["dice"])
+            keep(app.make_ruling(MATCH_ID, {"ruling": "penalty", "seat": 1, "points": -1, "note": "slow play"},
+                                 actor=Actor.arbiter("Referee")))
+            card = app.fold(MATCH_ID).state.hands[1][0]
+            keep(app.submit_move(MATCH_ID, 1, {"type": "play", "card": card}, actor=Actor.player(1)))
+            vote = keep(app.submit_move(MATCH_ID, 0, {"type": "vote", "choice": "high"}, actor=Actor.player(0)))
+            if rotate:  # as `ringside rotate-key` leaves it: the old key retired beside the new one
+                app.close()
+                app = Ringside.open(data_dir=directory, key=ROTATED, clock=clock)
+                app.retired_keys = {ORIGIN.key_id: ORIGIN}
+            keep(app.submit_move(MATCH_ID, 1, {"type": "vote", "choice": second_vote}, actor=Actor.player(1)))
+            app.annotate(MATCH_ID, vote.receipt.seq, "I went high", actor=Actor.player(0), visibility="seat:0")
         assert app.fold(MATCH_ID).status == "ended"
-        return Played(app.export_bundle(MATCH_ID), receipts, vote.receipt.seq)
+        return Played(app.export_bundle(MATCH_ID), app.export_bundle(MATCH_ID, Viewer.spectator()), receipts,
+                      vote.receipt.seq)
     finally:
         app.close()
 
@@ -246,44 +272,20 @@ def wrong_seed(valid: str) -> tuple[str, int]:
     return render(lines, ORIGIN), revealed["seq"]
 
 
-def rotated(valid: str, after: int, signer_of_rotation: ServerKey) -> str:
-    """A key rotation inserted after event `after`: authority passes from ORIGIN to ROTATED, which
-    signs every later event and the trailer. The one event after it whose salt depends on its
-    position (the second secret vote) is re-salted, so the record stays one the rules accept."""
-    lines = parse(valid)
-    with_keys(lines, ORIGIN, ROTATED)
-    events = events_of(lines)
-    template = events[after - 1]
-    rotation = {**copy.deepcopy(template), "seq": after + 1, "kind": "key-rotated", "actor": {"kind": "system"},
-                "payload": {"key": ROTATED.key_id, "public_key": ROTATED.public_hex}}
-    for entry in events[after:]:
-        entry["seq"] += 1
-        if "salt" in entry["payload"]:
-            entry["payload"]["salt"] = derive_salt(SEED, str(MATCH_ID), entry["seq"])
-    events.insert(after, rotation)
-    rechain(events, lambda entry: ORIGIN if entry["seq"] <= after else
-            signer_of_rotation if entry["seq"] == after + 1 else ROTATED)
-    annotations = annotations_of(lines)
-    hashes = {entry["seq"]: entry["hash"] for entry in events}
-    for entry in annotations:  # anchors follow their events (those up to `after` did not move)
-        if "hash" in entry["payload"] and entry["payload"]["seq"] > after:
-            entry["payload"]["seq"] += 1
-            entry["payload"]["hash"] = hashes[entry["payload"]["seq"]]
-    rechain(annotations, lambda _: ORIGIN)
-    return render([lines[0], *events, *annotations], ROTATED)
-
-
-def redacted_annotation(valid: str) -> tuple[str, int]:
-    """The bundle as exported for a reader who may not see Ann's seat-only annotation: that line's
-    payload replaced by {id, hidden}, marked redacted; its hash and signature as recorded."""
-    lines = parse(valid)
-    target = next(line for line in annotations_of(lines) if line["payload"].get("visibility") not in (None, "public"))
-    target["payload"] = {"id": target["payload"]["id"], "hidden": True}
-    target["redacted"] = True
-    return render(lines, ORIGIN), target["seq"]
+def rotation_signed_by_the_new_key(rotated: str) -> tuple[str, int]:
+    """The key-rotated event signed by the key it hands authority to instead of the key then authorised."""
+    lines = parse(rotated)
+    rotation = next(entry for entry in events_of(lines) if entry["kind"] == "key-rotated")
+    rotation["sig"] = ROTATED.sign_head(rotation["stream"], rotation["seq"], rotation["hash"])
+    rotation["key"] = ROTATED.key_id
+    return render(lines, ROTATED), rotation["seq"]
 
 
 # ==== the vectors ======================================================================================
+def receipts_file(played: Played) -> str:
+    return json.dumps(played.receipts, indent=1) + "\n"
+
+
 def expect(ok: bool, check: str | None = None, seq: int | None = None, stream: str = "match") -> dict[str, Any]:
     return {"ok": ok, "check": check, "seq": seq, "stream": stream if check is not None else None}
 
@@ -293,11 +295,12 @@ def build(out: Path) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         genuine = play(Path(scratch) / "origin")
         changed = play(Path(scratch) / "rewritten", second_vote="high")
+        rotated = play(Path(scratch) / "rotated", rotate=True)
         imported = imported_and_annotated(Path(scratch) / "other", genuine.bundle)
     valid = genuine.bundle
     last_vote = genuine.last_vote
-    files: dict[str, str] = {"valid.ringside.jsonl": valid, "receipts.json": json.dumps(genuine.receipts, indent=1)
-                             + "\n"}
+    files: dict[str, str] = {"valid.ringside.jsonl": valid, "receipts.json": receipts_file(genuine),
+                             "rotated-receipts.json": receipts_file(rotated)}
     vectors: list[dict[str, Any]] = []
     trust_origin = [ORIGIN.public_hex]
 
@@ -319,21 +322,28 @@ def build(out: Path) -> None:
     add("imported-annotated", imported, expect(True), "imported by another server and annotated there under its "
         "own key; trusting both servers", trust=[ORIGIN.public_hex, OTHER.public_hex])
     other_annotation = max(line["seq"] for line in annotations_of(parse(imported)))
-    add("imported-annotated-untrusted", None, expect(False, "trust", other_annotation, "annotations"),
-        "the same, trusting only the origin: the other server's annotation (and trailer) are not trusted",
-        file="imported-annotated.ringside.jsonl")
-    add("rotated", rotated(valid, last_vote, ORIGIN), expect(True), "the origin key hands authority to a new key "
-        f"after event {last_vote}; the new key signs every later event and the trailer")
-    redacted, redacted_seq = redacted_annotation(valid)
-    add("redacted-annotation", redacted, expect(True), f"annotation event {redacted_seq} (seat 0 only) exported "
-        "redacted: its sequence, link and signature checked, its hash cannot be recomputed")
+    add("imported-annotated-untrusted", None, expect(False, "trust"),
+        f"the same, trusting only the origin: the other server's annotation event {other_annotation} and its "
+        "trailer are signed by a key neither trusted nor the record's own", file="imported-annotated.ringside.jsonl")
+    add("rotated", rotated.bundle, expect(True), "the origin server retired its key after event "
+        f"{last_vote}: event {last_vote + 1} (key-rotated, signed by the old key) hands the record to the new key, "
+        "which signs every later event, the last annotation and the trailer; trusting the origin key only")
+    add("rotated-with-receipts", None, expect(True), "the rotated record against its receipts, made by both keys",
+        receipts="rotated-receipts.json", file="rotated.ringside.jsonl")
+    text, seq = rotation_signed_by_the_new_key(rotated.bundle)
+    add("rotation-wrong-key", text, expect(False, "signature", seq),
+        "the key rotation signed by the new key instead of the key then authorised")
+    redacted = [line for line in annotations_of(parse(genuine.spectators_bundle)) if line.get("redacted")]
+    add("redacted-annotation", genuine.spectators_bundle, expect(True),
+        f"exported for a spectator: annotation event {redacted[0]['seq']} (seat 0 only) is redacted, its sequence, "
+        "link and signature checked, its hash taken as signed")
     text, seq = changed_payload_byte(valid)
     add("changed-payload-byte", text, expect(False, "chain", seq), "one byte of the die's outcome changed")
     add("resigned-other-key", resigned_other_key(valid), expect(False, "trust", 1),
         "the whole record re-signed (validly) by another key: intact, but not made by the trusted server")
     add("spliced", spliced(valid, 10), expect(False, "signature", 10),
         "a genuine prefix (events 1-9), then events signed by another key the header lists")
-    add("uppercase-trailer-signature", uppercase_trailer_signature(valid), expect(False, "format"),
+    add("uppercase-trailer-signature", uppercase_trailer_signature(valid), expect(False, "trailer"),
         "one hexadecimal digit of the trailer's signature in upper case")
     add("truncated-resigned-trailer", truncated_resigned(valid, 9), expect(False, "trust"),
         "cut after event 9 (the end withheld) under a trailer signed by the attacker's key")
@@ -344,8 +354,6 @@ def build(out: Path) -> None:
         "event 7 with a space after its first colon")
     text, seq = wrong_seed(valid)
     add("wrong-seed", text, expect(False, "seed", seq), "the revealed seed is not the one committed to")
-    add("rotation-wrong-key", rotated(valid, last_vote, ROTATED), expect(False, "signature", last_vote + 1),
-        "a key rotation signed by the new key instead of the key then authorised")
     add("rewritten", changed.bundle, expect(True), "a record the origin server rewrote from event 13 (Bob's vote): "
         "intact and trusted on its own")
     add("rewritten-with-receipts", None, expect(False, "receipts", last_vote + 1),

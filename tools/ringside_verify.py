@@ -47,7 +47,6 @@ HEADER_FIELDS = frozenset({"type", "format", "version", "match_id", "game", "eng
                            "keys", "exported_at", "counts"})
 ENTRY_FIELDS = frozenset({"type", "stream", "seq", "kind", "actor", "at", "payload", "prev", "hash", "sig", "key"})
 TRAILER_FIELDS = frozenset({"type", "sha256", "key", "sig"})
-RECEIPT_FIELDS = frozenset({"match_id", "seq", "hash", "signature", "key_id"})
 ACTOR_KINDS = ("seat", "substitute", "arbiter", "recorder", "bot", "system")
 ANNOTATION_KINDS = ("annotations-opened", "annotation-added", "annotation-edited")
 CREATED, KEY_ROTATED, SEED_REVEALED, ENDED = "created", "key-rotated", "seed-revealed", "ended"
@@ -298,7 +297,8 @@ class Report:
                 status += ", authorised by the record"
             lines.append(f"  signer {signer.key_id}: {status}; signed {'; '.join(signed) or 'nothing'}")
         for receipt in self.receipts:
-            lines.append(f"  receipt seq {receipt['seq']} by {receipt['key_id']}: {receipt['status']}")
+            lines.append(f"  receipt for event {receipt.get('seq')} by {receipt.get('key_id')}: {receipt['status']} "
+                         f"({receipt['message']})")
         failure = self.divergence
         if failure is not None and (failure.expected is not None or failure.actual is not None):
             lines.append(f"  expected: {json.dumps(failure.expected)}")
@@ -350,9 +350,8 @@ def _entry_format(data: dict[str, Any], redacted_allowed: bool) -> str | None:
     if not (isinstance(data["stream"], str) and _whole(data["seq"]) and data["seq"] >= 1
             and isinstance(data["kind"], str) and isinstance(data["at"], str)):
         return "stream, kind and at are strings and seq a positive integer"
-    for name, length in (("prev", 64), ("hash", 64), ("sig", 128), ("key", 16)):
-        if not is_hex(data[name], length):
-            return f"{name} is not {length} lowercase hexadecimal digits"
+    if not all(isinstance(data[name], str) for name in ("prev", "hash", "sig", "key")):
+        return "prev, hash, sig and key are strings"  # of lowercase hex: any other spelling fails its check
     actor = data["actor"]
     if not (isinstance(actor, dict) and set(actor) <= {"kind", "seat", "name"} and actor.get("kind") in ACTOR_KINDS
             and ("seat" not in actor or _whole(actor["seat"]))
@@ -420,10 +419,7 @@ def _header(line: Line, report: Report) -> dict[str, Any]:
         raise Failed("format", "the header's fields do not have their types")
     report.match_id, report.game = header["match_id"], header["game"]
     for listed, public in sorted(keys.items()):
-        if not (is_hex(listed, 16) and is_hex(public, 64)):
-            raise Failed("format", f"the header lists key {listed!r} as {public!r}: key IDs are 16 and public keys "
-                         "64 lowercase hexadecimal digits")
-        derived = key_id(public)
+        derived = key_id(public) if is_hex(public, 64) else None
         if derived != listed:  # else anyone could file their own signatures under another server's ID
             raise Failed("signature", f"the header lists key {listed} with a public key whose ID is {derived}",
                          expected=derived, actual=listed)
@@ -496,9 +492,8 @@ def _match_chain(lines: list[Line], header: dict[str, Any],
         report.count("signature")
         report.signer(event["key"], public).events.append(seq)
         if event["kind"] == KEY_ROTATED:
-            current = _rotation(event, keys)
-            if current not in authorised:
-                authorised.append(current)
+            current = _rotation(event, keys, authorised)
+            authorised.append(current)
         prev = event["hash"]
     report.events = len(events)
     counts = header["counts"]
@@ -521,6 +516,9 @@ def _link(entry: dict[str, Any], expected_seq: int, prev: str, stream: str, repo
     if entry["prev"] != prev:
         raise Failed("chain", "the event does not link to the previous event's hash", seq=expected_seq, stream=label,
                      expected=prev, actual=entry["prev"])
+    if not recompute and not is_hex(entry["hash"], 64):
+        raise Failed("chain", "a redacted event's hash is not 64 lowercase hexadecimal digits", seq=expected_seq,
+                     stream=label, actual=entry["hash"])
     if recompute:
         expected = event_hash(stream, entry["seq"], entry["kind"], entry["actor"], entry["at"], entry["payload"],
                               entry["prev"])
@@ -549,17 +547,22 @@ def _created(event: dict[str, Any], header: dict[str, Any], report: Report) -> N
     report.count("header")
 
 
-def _rotation(event: dict[str, Any], keys: dict[str, str]) -> str:
-    """The key a well-formed key-rotated event hands authority to."""
+def _rotation(event: dict[str, Any], keys: dict[str, str], used: list[str]) -> str:
+    """The key a key-rotated event hands authority to: named by its ID and public key as the header lists
+    them, a key the record has not used before, by the recording server (the system actor)."""
     payload, seq = event["payload"], event["seq"]
-    if set(payload) != {"key", "public_key"} or not is_hex(payload["key"], 16) or not is_hex(payload["public_key"], 64):
-        raise Failed("format", "a key rotation's payload is {key: 16 hex, public_key: 64 hex}", seq=seq)
-    if key_id(payload["public_key"]) != payload["key"]:
-        raise Failed("signature", "a key rotation names a key ID that is not its public key's", seq=seq,
-                     expected=key_id(payload["public_key"]), actual=payload["key"])
-    if keys.get(payload["key"]) != payload["public_key"]:
-        raise Failed("signature", "the header does not list the key a rotation hands authority to", seq=seq,
-                     expected=payload["public_key"], actual=keys.get(payload["key"]))
+    public = payload.get("public_key")
+    problem = None
+    if set(payload) != {"key", "public_key"} or not is_hex(public, 64) or key_id(public) != payload["key"]:
+        problem = "a key rotation must name the new key's ID and the public key it derives from"
+    elif keys.get(payload["key"]) != public:
+        problem = "the rotated-to key is not the one the header lists under that ID"
+    elif payload["key"] in used:
+        problem = "a rotation to a key the record already used"
+    elif event["actor"] != {"kind": "system"}:
+        problem = "a key rotation not made by the recording server (the system actor)"
+    if problem is not None:
+        raise Failed("signature", problem, seq=seq, actual=payload)
     return str(payload["key"])
 
 
@@ -619,11 +622,13 @@ def _trailer(lines: list[Line], keys: dict[str, str], report: Report) -> dict[st
     if line.data is None:
         raise Failed("format", str(line.problem))
     trailer = line.data
-    if trailer.get("type") != "trailer" or set(trailer) != TRAILER_FIELDS:
-        raise Failed("format", "the last line is not a trailer {type, sha256, key, sig}")
+    if trailer.get("type") != "trailer":
+        raise Failed("format", "the last line is not a trailer")
+    if set(trailer) != TRAILER_FIELDS:
+        raise Failed("trailer", "a trailer has exactly the fields type, sha256, key and sig", actual=sorted(trailer))
     for name, length in (("sha256", 64), ("key", 16), ("sig", 128)):
         if not is_hex(trailer[name], length):
-            raise Failed("format", f"the trailer's {name} is not {length} lowercase hexadecimal digits",
+            raise Failed("trailer", f"the trailer's {name} is not {length} lowercase hexadecimal digits",
                          actual=trailer[name])
     body = b"".join(line.raw + b"\n" for line in lines[:-1])
     actual = sha256_hex(body)
@@ -683,53 +688,66 @@ def _trust(events: list[dict[str, Any]], annotations: list[Line], trailer: dict[
         assert line.data is not None
         key = line.data["key"]
         if key not in authorised and keys[key] not in trusted:
-            raise Failed("trust", f"an annotation event is signed by key {key}, neither trusted nor authorised by "
-                         "the record", seq=line.data["seq"], stream="annotations", actual=key)
+            raise Failed("trust", f"annotation event {line.data['seq']} (and any others it signed) is signed by "
+                         f"key {key}, which is neither the record's own nor trusted here", actual=key)
     if trailer["key"] not in authorised and keys[trailer["key"]] not in trusted:
         raise Failed("trust", f"the trailer is signed by key {trailer['key']}, neither trusted nor authorised by "
                      "the record", actual=trailer["key"])
     report.count("trust")
 
 
+RECEIPT_PROOF = ("missing", "differs")
+"""The receipt statuses that prove the record changed after the receipt was issued."""
+
+
 def _receipts(receipts: Sequence[Any], match_id: str, hashes: dict[int, str], keys: dict[str, str],
               authorised: list[str], trusted: set[str], report: Report) -> None:
     """A receipt validly signed by a key the record authorises (or a trusted key) for an event that is
-    missing from the record, or recorded with another hash, proves that the record changed."""
-    by_id = {key_id(public): public for public in trusted}
-    by_id.update({key: keys[key] for key in authorised})
-    proofs: list[tuple[int, str, dict[str, Any]]] = []
+    missing from the record, or recorded with another hash, proves that the record changed after it was
+    issued. The first such receipt (in the order given) is the failure."""
+    public_keys = {**{key_id(public): public for public in trusted}, **keys}
+    counted = set(authorised) | {key_id(public) for public in trusted}
+    report.count("receipts")
+    proof: tuple[dict[str, Any], str] | None = None
     for receipt in receipts:
-        status = _receipt_status(receipt, match_id, hashes, by_id)
+        status, message = _receipt_status(receipt, match_id, hashes, public_keys, counted)
         shown = {k: receipt.get(k) for k in ("seq", "hash", "key_id")} if isinstance(receipt, dict) else {}
-        report.receipts.append({**shown, "status": status})
-        if status in ("missing", "differs"):
-            proofs.append((receipt["seq"], status, receipt))
-        if status in ("confirmed", "missing", "differs"):
-            report.signer(receipt["key_id"], by_id[receipt["key_id"]]).receipts.append(receipt["seq"])
-            report.count("receipts")
-    if proofs:
-        seq, status, receipt = min(proofs, key=lambda proof: proof[0])
-        what = "is missing from the record" if status == "missing" else "is recorded with another hash"
-        raise Failed("receipts", f"a receipt signed by {receipt['key_id']} proves the record changed after it "
-                     f"was issued: event {seq} {what}", seq=seq, expected=receipt["hash"], actual=hashes.get(seq))
+        report.receipts.append({**shown, "status": status, "message": message})
+        if status in ("holds", *RECEIPT_PROOF):
+            report.signer(receipt["key_id"], public_keys[receipt["key_id"]]).receipts.append(receipt["seq"])
+        if status in RECEIPT_PROOF and proof is None:
+            proof = (receipt, message)
+    if proof is not None:
+        receipt, message = proof
+        raise Failed("receipts", f"a receipt proves the record changed after it was issued: {message}",
+                     seq=receipt["seq"], expected=receipt["hash"], actual=hashes.get(receipt["seq"]))
 
 
-def _receipt_status(receipt: Any, match_id: str, hashes: dict[int, str], by_id: dict[str, str]) -> str:
-    if not (isinstance(receipt, dict) and set(receipt) == RECEIPT_FIELDS and isinstance(receipt["match_id"], str)
-            and _whole(receipt["seq"]) and is_hex(receipt["hash"], 64) and is_hex(receipt["signature"], 128)
-            and is_hex(receipt["key_id"], 16)):
-        return "malformed (ignored)"
+def _receipt_status(receipt: Any, match_id: str, hashes: dict[int, str], public_keys: dict[str, str],
+                    counted: set[str]) -> tuple[str, str]:
+    """(status, message): holds, missing, differs, invalid, other-match or unknown-key."""
+    if not isinstance(receipt, dict):
+        return "invalid", "not a receipt object"
+    seq: Any = receipt.get("seq")
+    hash_: Any = receipt.get("hash")
+    signer = receipt.get("key_id")
+    if not (_whole(seq) and seq >= 1 and is_hex(hash_, 64) and isinstance(signer, str)
+            and isinstance(receipt.get("signature"), str) and isinstance(receipt.get("match_id"), str)):
+        return "invalid", "a receipt needs match_id, seq, hash, signature and key_id"
     if receipt["match_id"] != match_id:
-        return "another match (ignored)"
-    public = by_id.get(receipt["key_id"])
-    if public is None:
-        return "signed by a key neither authorised by the record nor trusted (proves nothing)"
-    if not signature_valid(public, head_message(match_id, receipt["seq"], receipt["hash"]), receipt["signature"]):
-        return "signature not valid (proves nothing)"
-    recorded = hashes.get(receipt["seq"])
+        return "other-match", f"a receipt for match {receipt['match_id']}"
+    public = public_keys.get(signer)
+    if signer not in counted or public is None:
+        return "unknown-key", f"signed by key {signer}, neither the record's own nor trusted: it proves nothing"
+    if not signature_valid(public, head_message(match_id, seq, hash_), receipt["signature"]):
+        return "invalid", "the receipt's signature is not valid: it proves nothing"
+    recorded = hashes.get(seq)
     if recorded is None:
-        return "missing"
-    return "confirmed" if recorded == receipt["hash"] else "differs"
+        return "missing", f"the server signed event {seq} but the record has no event {seq}: it was cut after"
+    if recorded != hash_:
+        return "differs", f"the server signed event {seq} with hash {hash_[:16]}… but the record's event {seq} " \
+            f"has hash {recorded[:16]}…: it was rewritten after"
+    return "holds", f"event {seq} is in the record as the receipt says"
 
 
 # ==== trust and receipt files ===========================================================================
@@ -738,12 +756,18 @@ class UsageError(Exception):
 
 
 def load_trust_file(path: Path) -> list[str]:
-    """Trusted public keys from a file: a server's `GET /keys` answer ({server_key_id, server_public_key,
-    keys: {id: public}}), or a plain {id: public} object. Every ID must derive from its key."""
+    """Trusted public keys from a file, in any of three forms: a server's `GET /keys` answer
+    ({server_key_id, server_public_key, keys: {id: public}}), a JSON object {id: public}, or text with
+    one public key a line, optionally after a label (`label pubhex`), blank lines and `#` comments
+    ignored (the form `ringside verify --trust-file` reads). Every ID given must derive from its key."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read the trust file {path}: {error}") from None
+    try:
+        document = json.loads(text)
+    except ValueError:
+        document = None
     pairs: list[tuple[Any, Any]] = []
     if isinstance(document, dict) and "server_public_key" in document:
         pairs.append((document.get("server_key_id"), document["server_public_key"]))
@@ -751,8 +775,16 @@ def load_trust_file(path: Path) -> list[str]:
         pairs.extend(listed.items() if isinstance(listed, dict) else [(None, None)])
     elif isinstance(document, dict):
         pairs.extend(document.items())
+    elif document is not None:
+        raise UsageError(f"{path}: a JSON trust file is an object (GET /keys, or key ID -> public key)")
     else:
-        raise UsageError(f"{path}: a trust file is a JSON object (GET /keys, or key ID -> public key)")
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].strip()
+            if line:
+                public = normal_public_key(line.split()[-1])
+                if public is None:
+                    raise UsageError(f"{path}, line {number}: not an Ed25519 public key (64 hexadecimal digits)")
+                pairs.append((key_id(public), public))
     keys = []
     for listed_id, public in pairs:
         if not is_hex(public, 64) or listed_id != key_id(public):
@@ -761,20 +793,38 @@ def load_trust_file(path: Path) -> list[str]:
     return keys
 
 
+def normal_public_key(text: str) -> str | None:
+    """A public key as a user may type it (surrounding space, upper case) in the one spelling a record
+    uses, or None. Only trust anchors are read this leniently: in a bundle, upper case is invalid."""
+    public = text.strip().lower()
+    return public if is_hex(public, 64) else None
+
+
+def parse_receipts(data: Any) -> list[Any]:
+    """Receipts as a player keeps them: one receipt object, a list of them, a command's answer
+    ({"receipt": {...}, ...}) or a list of answers, or {"receipts": [...]}."""
+    if isinstance(data, dict) and isinstance(data.get("receipt"), dict):
+        return [data["receipt"]]
+    if isinstance(data, dict) and isinstance(data.get("receipts"), list):
+        return parse_receipts(data["receipts"])
+    if isinstance(data, dict):
+        return [data]
+    if isinstance(data, list):
+        return [receipt for item in data for receipt in parse_receipts(item)]
+    raise ValueError("receipts are JSON objects (or a list of them)")
+
+
 def load_receipts(path: Path) -> list[Any]:
-    """Receipts from a JSON file: a list of receipts, or JSON Lines with one receipt a line."""
+    """Receipts from a file: JSON (see `parse_receipts`), or JSON Lines of any of those forms."""
     try:
         text = path.read_text(encoding="utf-8")
-        stripped = text.strip()
-        if stripped.startswith("["):
-            document = json.loads(stripped)
-        else:
-            document = [json.loads(line) for line in stripped.splitlines() if line.strip()]
-    except (OSError, ValueError) as error:
+        try:
+            document = json.loads(text)
+        except ValueError:
+            document = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return parse_receipts(document)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise UsageError(f"cannot read the receipts file {path}: {error}") from None
-    if not isinstance(document, list):
-        raise UsageError(f"{path}: receipts are a JSON list")
-    return document
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -794,9 +844,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if leaving.code == 0 else 2
     try:
         trusted: list[str] = []
-        for public in args.trust:
-            if not is_hex(public, 64):
-                raise UsageError(f"--trust takes a public key of 64 lowercase hexadecimal digits, not {public!r}")
+        for given in args.trust:
+            public = normal_public_key(given)
+            if public is None:
+                raise UsageError(f"--trust takes an Ed25519 public key of 64 hexadecimal digits, not {given!r}")
             trusted.append(public)
         for path in args.trust_file:
             trusted.extend(load_trust_file(path))

@@ -12,26 +12,13 @@ from typing import Any
 import pytest
 
 from domain.kernel.integrity import key_id, load_public_key
+from domain.kernel.trust import Trust
 from domain.kernel.verification import verify_bundle
 from tools import make_vectors, ringside_verify
 
 from .support import ROOT, VECTORS, VERIFIER, index, outcome, receipts_of, vectors
 
 VECTOR_NAMES = [vector["name"] for vector in vectors()]
-
-MAIN_LACKS: dict[str, str] = {
-    "valid-untrusted": "the trust rule (an untrusted created key fails check 'trust' at event 1)",
-    "resigned-other-key": "the trust rule (an untrusted created key fails check 'trust' at event 1)",
-    "imported-annotated-untrusted": "the trust rule (annotation signers trusted or authorised by the record)",
-    "truncated-resigned-trailer": "the trust rule (the trailer's signer trusted or authorised by the record)",
-    "spliced": "key authorisation (every match event signed by the key the record authorises)",
-    "rotated": "key rotation (key-rotated events)",
-    "rotation-wrong-key": "key rotation (key-rotated events)",
-    "uppercase-trailer-signature": "lowercase-only hexadecimal (bytes.fromhex accepts upper case)",
-    "redacted-annotation": "redacted annotation lines (a viewer's export of the annotation stream)",
-}
-"""Vectors the main verifier cannot yet judge as the spec does, and the feature it lacks for each."""
-
 
 def by_name(name: str) -> dict[str, Any]:
     return next(vector for vector in vectors() if vector["name"] == name)
@@ -77,17 +64,20 @@ def test_the_verifier_program_exits_and_reports_as_the_index_says(name: str) -> 
 
 @pytest.mark.parametrize("name", VECTOR_NAMES)
 def test_the_main_verifier_agrees_on_each_vector(name: str) -> None:
+    """Ringside's own verifier (which also re-folds the record through the rules engine) reaches the same
+    verdict, check and event as the standalone one, receipts included."""
     vector = by_name(name)
     data = (VECTORS / vector["file"]).read_bytes()
-    standalone = outcome(ringside_verify.verify(data, vector["trust"]))  # the record alone: no receipts
-    trusted = {key_id(load_public_key(public)): public for public in vector["trust"]}
-    main = outcome(verify_bundle(data, trusted_keys=trusted))
-    agrees = main == standalone
-    if name in MAIN_LACKS:
-        if agrees:
-            pytest.fail(f"the main verifier now judges {name} as the spec does: drop it from MAIN_LACKS")
-        pytest.skip(f"main lacks {MAIN_LACKS[name]}: it says {main}, the spec {standalone}")
-    assert agrees, f"main says {main}, the standalone verifier {standalone}"
+    receipts = receipts_of(vector)
+    main = verify_bundle(data, trust=Trust.of(vector["trust"], "the vector's index"), receipts=receipts or ())
+    assert outcome(main) == vector["expect"], main.summary()
+    standalone = ringside_verify.verify(data, vector["trust"], receipts)
+    failed = standalone.divergence.check if standalone.divergence else None
+    assert main.intact == (failed in (None, "trust", "receipts"))
+    if main.intact:  # both list every signer of an intact record, trusted or not, and whether it is the record's
+        signers = {signer.key_id: (signer.trusted, signer.authorised) for signer in main.signers}
+        assert signers == {key: (signer.trusted, signer.authorised) for key, signer in standalone.signers.items()
+                           if signer.events or signer.annotations or signer.trailer}
 
 
 def test_the_vectors_regenerate_byte_for_byte(tmp_path: Path) -> None:
