@@ -6,6 +6,7 @@ Every error body has `type`, `title`, `status`, `detail` and the stable `code`; 
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -75,9 +76,21 @@ def problem_body(status: int, code: str, detail: str, instance: str | None = Non
     return body
 
 
+class ProblemResponse(JSONResponse):
+    """A problem document that always renders: a field that echoes the request (a path, a key)
+    may hold a lone surrogate, which has no UTF-8 bytes; it is then sent as JSON's own escape."""
+
+    media_type = PROBLEM_MEDIA_TYPE
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
 def problem_response(body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(body, status_code=int(body["status"]), media_type=PROBLEM_MEDIA_TYPE,
-                        headers=headers)
+    return ProblemResponse(body, status_code=int(body["status"]), headers=headers)
 
 
 def ringside_error_body(error: RingsideError, instance: str | None = None) -> dict[str, Any]:
