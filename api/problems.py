@@ -122,7 +122,9 @@ def validation_body(error: RequestValidationError, instance: str | None = None) 
 
 
 def too_large(limit: int, path: str) -> JSONResponse:
-    return problem_response(problem_body(413, "too-large", f"the request body may be at most {limit} bytes", path))
+    """413, and the connection is closed after it: the rest of the body is never read."""
+    return problem_response(problem_body(413, "too-large", f"the request body may be at most {limit} bytes", path),
+                            {"Connection": "close"})
 
 
 def fault_problem(method: str, path: str, error: BaseException) -> JSONResponse:
