@@ -174,6 +174,8 @@ def install(app: FastAPI) -> None:
         code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
         detail = error.detail if isinstance(error.detail, str) else TITLES.get(error.status_code, "error")
         if error.status_code == 400:  # an unreadable body is a schema error like any other
+            if isinstance(error.__cause__, RecursionError):  # JSON nested deeper than the reader goes
+                detail = "it is nested too deeply to read (at most 32 levels are accepted)"
             return problem_response(problem_body(422, "malformed-body", f"the request body: {detail}",
                                                  request.url.path, errors=[{"field": "body", "message": detail}]))
         if error.status_code == 404 and detail == "Not Found":

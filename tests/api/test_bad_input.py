@@ -141,4 +141,6 @@ def test_deeply_nested_json_in_any_body_is_a_4xx(server: Server, client: httpx.C
         answer = post_raw(server, path, body.encode(), token)
         assert 400 <= answer.status_code < 500, (path, depth, answer.status_code, answer.text[:300])
         assert answer.json()["detail"]
+        if depth == 100_000:
+            assert "nested too deeply" in answer.json()["detail"], answer.text[:300]
     assert snapshot(client, match) == before
