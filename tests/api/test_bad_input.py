@@ -144,3 +144,54 @@ def test_deeply_nested_json_in_any_body_is_a_4xx(server: Server, client: httpx.C
         if depth == 100_000:
             assert "nested too deeply" in answer.json()["detail"], answer.text[:300]
     assert snapshot(client, match) == before
+
+
+@pytest.fixture(scope="module")
+def hostile_bundles(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Bundles recorded by another server that verify, but carry what the match list once choked
+    on: a NUL in a player name (PostgreSQL), a `fork_of` of another shape (SQLite)."""
+    from domain.application import Ringside
+    from domain.kernel.clock import FixedStepClock
+    from domain.kernel.integrity import ServerKey
+    from tests.adversarial.support import reforge
+    from tests.support.helpers import new_match
+
+    key = ServerKey.from_seed(b"elsewhere")
+    app = Ringside.open(data_dir=tmp_path_factory.mktemp("elsewhere"), key=key, clock=FixedStepClock())
+    try:
+        changes = [lambda entries: entries[0]["payload"]["seats"][0].update(player="nul\x00name"),
+                   lambda entries: entries[0]["payload"].update(fork_of={"x": 1}),
+                   lambda entries: entries[0]["payload"].update(fork_of={"match_id": {"a": 1}})]
+        return [reforge(app.export_bundle(new_match(app, seed=f"{n:02x}" * 32)), change, key)
+                for n, change in enumerate(changes)]
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("store", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_no_request_stops_the_match_list_on_either_store(request: pytest.FixtureRequest, tmp_path: Any,
+                                                         hostile_bundles: list[str], store: str) -> None:
+    url = request.getfixturevalue("postgres_url") if store == "postgres" else None
+    server = Server(tmp_path / "data", store=url).start()
+    try:
+        for name in ("nul\x00", "\x00", "line\nbreak", "tab\t"):
+            answer = httpx.post(server.url + "/matches", json={"game": "test-dicevote", "players": [name, "bob"]})
+            assert answer.status_code == 422, answer.text
+            assert answer.json()["code"] == "invalid-seats"
+        for text in hostile_bundles:
+            answer = httpx.post(server.url + "/bundles", content=text, headers={"content-type": "application/x-ndjson"})
+            assert answer.status_code == 201, answer.text
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            create(client)
+            listed = client.get("/matches")
+            assert listed.status_code == 200, listed.text
+            assert len(listed.json()["matches"]) == 4
+        server.stop()
+        server.start()  # the read model's position survived: the list works after a restart too
+        listed = httpx.get(server.url + "/matches", params={"player": "nul"})
+        assert listed.status_code == 200, listed.text
+        assert listed.json()["matches"][0]["players"][0] == "nulname"
+        assert httpx.get(server.url + "/matches", params={"player": "a\x00b"}).status_code == 200
+        assert len(httpx.get(server.url + "/matches").json()["matches"]) == 4
+    finally:
+        server.stop()
