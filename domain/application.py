@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field, replace
@@ -361,8 +362,9 @@ class Ringside(ClassCheckedSave):
         if not info.min_seats <= len(players) <= info.max_seats:
             raise InvalidSeatsError(
                 f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {len(players)}")
-        if any(not isinstance(p, str) or not p.strip() or len(p) > 80 for p in players):
-            raise InvalidSeatsError("every seat needs a player name of 1–80 characters")
+        if any(not isinstance(p, str) or not p.strip() or len(p) > 80 or not _name_text(p) for p in players):
+            raise InvalidSeatsError("every seat needs a player name of 1–80 characters, without control "
+                                    "characters (NUL, tabs, line breaks) or lone surrogates")
         if randomness not in ("server", "recorded"):
             raise InvalidRequestError("randomness must be 'server' or 'recorded'")
         if undo_policy not in UNDO_POLICIES:
@@ -1192,6 +1194,12 @@ def _is_seed(seed: Any) -> bool:
     """A secret seed is hex text of at least 128 bits (what bytes.fromhex reads, without spaces)."""
     return (isinstance(seed, str) and len(seed) >= 32 and len(seed) % 2 == 0
             and all(c in "0123456789abcdefABCDEF" for c in seed))
+
+
+def _name_text(name: str) -> bool:
+    """A name every store, list and terminal can hold: no control characters (NUL, which
+    PostgreSQL's text refuses, tabs, line breaks, escapes), line separators or lone surrogates."""
+    return name.isprintable() or all(unicodedata.category(c) not in ("Cc", "Cs", "Zl", "Zp") for c in name)
 
 
 def _int(body: dict[str, Any], key: str) -> int:

@@ -28,7 +28,7 @@ from .context import (
     source_options,
     viewer_option,
 )
-from .moves import parse_int_list, parse_move, parse_pairs
+from .moves import load_json, parse_int_list, parse_move, parse_pairs
 from .output import EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
 from .render.common import event_text
 from .source import LocalSource
@@ -148,10 +148,7 @@ def _create_options(variant: str | None, option: tuple[str, ...], options_json: 
                     components: Path | None) -> dict[str, Any]:
     options = parse_pairs(option)
     if options_json:
-        try:
-            loaded = json.loads(options_json)
-        except ValueError as error:
-            raise CliError(f"--options-json is not valid JSON: {error}") from None
+        loaded = load_json(options_json, "--options-json")
         if not isinstance(loaded, dict):
             raise CliError("--options-json must be a JSON object")
         options = {**loaded, **options}
@@ -159,9 +156,10 @@ def _create_options(variant: str | None, option: tuple[str, ...], options_json: 
                             "undo_policy": undo_policy, "entropy": list(entropy)}
     if components is not None:
         try:
-            body["components"] = json.loads(components.read_text(encoding="utf-8"))
+            text = components.read_text(encoding="utf-8")
         except (OSError, ValueError) as error:
             raise CliError(f"cannot read the component set {components}: {error}") from None
+        body["components"] = load_json(text, f"the component set {components}")
     return body
 
 
