@@ -76,6 +76,10 @@ class Match(Aggregate):
         TOPIC = "ringside.match.ended/1"
         class_version = 1
 
+    class EntropyAdded(Event):
+        TOPIC = "ringside.match.entropy-added/1"
+        class_version = 1
+
     EVENT_BY_KIND: ClassVar[dict[str, type[Event]]] = {}
 
     def __init__(self, entry: dict[str, Any]) -> None:
@@ -108,6 +112,7 @@ Match.EVENT_BY_KIND.update({
     record.SEED_REVEALED: Match.SeedRevealed,
     record.RULING: Match.RulingMade,
     record.ENDED: Match.MatchEnded,
+    record.ENTROPY_ADDED: Match.EntropyAdded,
 })
 
 

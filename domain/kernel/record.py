@@ -23,9 +23,10 @@ REDONE = "redone"
 SEED_REVEALED = "seed-revealed"
 RULING = "ruling"
 ENDED = "ended"
+ENTROPY_ADDED = "entropy-added"
 
 MATCH_KINDS = (CREATED, MOVE, CHANCE, UNDO_REQUESTED, UNDO_ANSWERED, RETRACTED, REDONE,
-               SEED_REVEALED, RULING, ENDED)
+               SEED_REVEALED, RULING, ENDED, ENTROPY_ADDED)
 
 ANNOTATIONS_OPENED = "annotations-opened"
 ANNOTATION_ADDED = "annotation-added"
