@@ -208,7 +208,9 @@ class MatchFold:
         """Parse and validate a seat's move against the current state; return the parsed move."""
         self.check_active()
         if self.decision.chance is not None:
-            raise ChancePendingError(f"waiting for a chance outcome ({self.decision.chance.kind}), not a move")
+            missing = self.awaiting_entropy
+            after = f", drawn once seats {missing} have added their entropy" if missing else ""
+            raise ChancePendingError(f"waiting for a chance outcome ({self.decision.chance.kind}){after}, not a move")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise NotYourTurnError(f"there is no seat {seat!r} in this match")
         if seat not in self.decision.seats:
