@@ -142,3 +142,22 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
     report = run.json("--url", server, "simulate", "test-dicevote", "-n", "2", "--out", "remote-sims")
     assert report["matches"] == 2 and len(list((tmp_path / "remote-sims").glob("*.jsonl"))) == 2
     assert run.json("verify", "remote-sims", "--trust-server", server)["ok"]
+
+
+def test_remote_seat_entropy(run: Run, server: str) -> None:
+    created = run.json("--url", server, "new", "test-dicevote", "-p", "ann", "-p", "bob", "--seat-entropy")
+    match_id, tokens = created["match_id"], created["tokens"]
+    assert run.json("--url", server, "show", match_id)["decision"]["awaiting_entropy"] == [0, 1]
+    seat0 = ["--url", server, "--token", tokens["seats"][0]["token"]]
+    arbiter = ["--url", server, "--token", tokens["arbiter"]]
+    assert "still waits for seats 1" in run(*seat0, "entropy", match_id, "--seat", "0", "ann over http").stdout
+    assert "own seat" in run(*seat0, "entropy", match_id, "--seat", "1", "not mine", code=1).stderr
+    assert "needs a token" in run("--url", server, "entropy", match_id, "--seat", "1", "anon", code=1).stderr
+    done = run.json(*arbiter, "entropy", match_id, "--seat", "1", "--arbiter", "for bob")
+    assert len(done["appended"]) == 5 and done["events"][0]["actor"] == {"kind": "arbiter", "seat": 1}
+    assert "too late" in run(*arbiter, "entropy", match_id, "--seat", "0", "late", "--arbiter", code=1).stderr
+    run(*arbiter, "play", match_id, "--watch", "-q")
+    assert run.json("--url", server, "verify", match_id)["ok"]
+    # a new match played by bots over HTTP: each bot seat's entropy goes with its own token
+    assert "match over" in run("--url", server, "play", "test-dicevote", "-p", "bot", "-p", "bot",
+                               "--seat-entropy", "-q").stdout
