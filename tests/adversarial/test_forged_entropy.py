@@ -32,7 +32,7 @@ def _events(text: str) -> list[dict[str, Any]]:
 
 def _caught(forged: str, seq: int, check: str, words: str | None = None) -> None:
     report = verify_bundle(forged)
-    assert not report.ok and report.divergence is not None, "the forgery verified"
+    assert not report.intact and report.divergence is not None, "the forgery verified"
     assert (report.divergence.seq, report.divergence.check) == (seq, check), report.summary()
     if words is not None:
         assert words in report.divergence.message, report.summary()
@@ -59,7 +59,7 @@ def honest(server: Ringside) -> str:
         server.add_entropy(match_id, seat, f"seat {seat}'s own noise")
     play_to_end(server, match_id)
     text = server.export_bundle(match_id)
-    assert verify_bundle(text).ok
+    assert verify_bundle(text).intact
     return text
 
 
@@ -153,7 +153,7 @@ def test_an_arbiter_acting_for_the_seat_verifies_with_a_note(honest: str) -> Non
         events[2]["actor"] = Actor("arbiter", 1, "Chief").to_json()
 
     report = verify_bundle(reforge(honest, change, KEY))
-    assert report.ok, report.summary()
+    assert report.intact, report.summary()
     assert any("entered by an arbiter" in note for note in report.notes)
 
 
@@ -194,4 +194,4 @@ def test_a_header_with_an_impossible_policy_is_caught(honest: str, header: dict[
 
 def test_an_honest_record_reforged_unchanged_verifies(honest: str) -> None:
     report = verify_bundle(reforge(honest, lambda events: None, KEY))
-    assert report.ok and report.checked["entropy"] == 3
+    assert report.intact and report.checked["entropy"] == 3
