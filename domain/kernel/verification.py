@@ -24,6 +24,8 @@ from .fold import UNDO_POLICIES, MatchFold, entropy_actor_problem
 from .integrity import GENESIS, is_hex, key_id_of
 from .receipts import ReceiptCheck, check_receipts
 from .record import (
+    ANNOTATION_ADDED,
+    ANNOTATION_EDITED,
     ANNOTATIONS_OPENED,
     CHANCE,
     CREATED,
@@ -747,8 +749,15 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
         if expected_seq in problem_by_seq:  # an unreadable annotation line: the first broken one
             raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq,
                                      stream="annotations"))
-        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations",
-                    redacted=expected_seq in bundle.redacted_annotations)
+        redacted = expected_seq in bundle.redacted_annotations
+        if redacted and (entry.kind not in (ANNOTATION_ADDED, ANNOTATION_EDITED)
+                         or set(entry.payload) != {"id", "hidden"} or entry.payload["hidden"] is not True
+                         or not isinstance(entry.payload["id"], str)):
+            # a redacted line's hash is taken as signed, so it must carry nothing but its ID: any
+            # content on it would be unchecked content
+            raise _Failed(Divergence("annotations", "a redacted annotation line carries content besides its ID",
+                                     seq=expected_seq, stream="annotations", actual=entry.payload))
+        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations", redacted=redacted)
         _signer(signers, entry.key).annotations += 1
         if expected_seq == 1 and entry.kind != ANNOTATIONS_OPENED:
             raise _Failed(Divergence("annotations", "the annotation stream does not start opened",

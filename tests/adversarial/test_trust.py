@@ -304,3 +304,33 @@ def test_a_fork_of_a_match_in_play_stays_sealed_until_the_parent_ends(sqlite_app
     assert sqlite_app.sealed_by(grandchild) == str(parent)  # sealed through its parent fork
     play_to_end(sqlite_app, parent)
     assert sqlite_app.sealed_by(fork_id) is None and sqlite_app.sealed_by(grandchild) is None
+
+
+def test_a_redacted_line_that_keeps_content_is_caught(sqlite_app: Ringside, test_key: ServerKey) -> None:
+    """A redacted annotation's hash is taken as signed, so its line may carry nothing but its ID: a
+    line marked redacted with altered text verified (and imported) before."""
+    import hashlib
+
+    from domain.kernel.canonical import encode
+
+    match_id = new_match(sqlite_app)
+    sqlite_app.annotate(match_id, 1, "seat 1 only", actor=Actor.player(1), visibility="seat:1")
+    play_to_end(sqlite_app, match_id)
+    lines = [line for line in sqlite_app.export_bundle(match_id).split("\n") if line]
+    forged_lines = []
+    for line in lines[:-1]:
+        if '"type":"annotation"' in line and "seat 1 only" in line:
+            data = __import__("json").loads(line)
+            data["payload"]["text"] = "I went low"
+            data["redacted"] = True
+            line = encode(data).decode()
+        forged_lines.append(line)
+    body = "".join(line + "\n" for line in forged_lines).encode()
+    digest = hashlib.sha256(body).hexdigest()
+    trailer = {"type": "trailer", "sha256": digest, "key": test_key.key_id, "sig": test_key.sign(digest.encode())}
+    forged = (body + encode(trailer) + b"\n").decode()
+    report = verify_bundle(forged, trust=_trust(test_key))
+    assert not report.intact and report.divergence is not None
+    assert (report.divergence.check, report.divergence.stream) == ("annotations", "annotations"), report.summary()
+    with pytest.raises(Exception, match="does not verify"):
+        sqlite_app.import_bundle(forged)
