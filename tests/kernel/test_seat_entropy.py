@@ -352,3 +352,30 @@ def test_the_entry_kind_and_topic_are_stable() -> None:
     assert record.ENTROPY_ADDED == "entropy-added" and record.ENTROPY_ADDED in record.MATCH_KINDS
     assert Match.EVENT_BY_KIND["entropy-added"].TOPIC == "ringside.match.entropy-added/1"
     assert Entry  # the entry format itself is unchanged
+
+
+def test_a_policy_match_exports_imports_and_lists_like_any_other(tmp_path: Path, test_key: ServerKey) -> None:
+    app = Ringside.open(data_dir=tmp_path / "a", key=test_key, clock=FixedStepClock())
+    other = Ringside.open(data_dir=tmp_path / "b", key=ServerKey.from_seed(b"elsewhere"), clock=FixedStepClock())
+    try:
+        match_id = _policy_match(app)
+        app.add_entropy(match_id, 0, "exported")
+        assert app.list_matches()[0]["version"] == 2  # the read model follows entropy events too
+        in_play = app.export_bundle(match_id)
+        assert other.import_bundle(in_play) == match_id
+        assert other.fold(match_id).seat_entropy == {0: "exported"}
+        # recorded by another server: it continues only there
+        refused(other, match_id, lambda: other.add_entropy(match_id, 1, "here"), ForbiddenError)
+        app.add_entropy(match_id, 1, "at home")
+        play_to_end(app, match_id)
+        text = app.export_bundle(match_id)
+    finally:
+        app.close()
+    third = Ringside.open(data_dir=tmp_path / "c", key=ServerKey.from_seed(b"third"), clock=FixedStepClock())
+    try:
+        assert third.import_bundle(text) == match_id
+        assert third.verify_match(match_id).ok
+        assert third.fold(match_id).entropy == ["exported", "at home"]
+    finally:
+        third.close()
+        other.close()
