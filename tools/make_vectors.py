@@ -272,6 +272,17 @@ def wrong_seed(valid: str) -> tuple[str, int]:
     return render(lines, ORIGIN), revealed["seq"]
 
 
+def redacted_but_altered(valid: str) -> tuple[str, int]:
+    """Ann's seat-only annotation with its text changed, the line marked redacted (so that its hash would
+    not be recomputed) but its payload kept, and the trailer made again by the exporting server: an
+    annotation Ann never wrote under a valid signature, unless a redacted line must hide its content."""
+    lines = parse(valid)
+    target = next(line for line in annotations_of(lines) if line["payload"].get("visibility") == "seat:0")
+    target["payload"]["text"] = "I went low"
+    target["redacted"] = True
+    return render(lines, ORIGIN), target["seq"]
+
+
 def rotation_signed_by_the_new_key(rotated: str) -> tuple[str, int]:
     """The key-rotated event signed by the key it hands authority to instead of the key then authorised."""
     lines = parse(rotated)
@@ -337,6 +348,10 @@ def build(out: Path) -> None:
     add("redacted-annotation", genuine.spectators_bundle, expect(True),
         f"exported for a spectator: annotation event {redacted[0]['seq']} (seat 0 only) is redacted, its sequence, "
         "link and signature checked, its hash taken as signed")
+    text, seq = redacted_but_altered(valid)
+    add("redacted-but-altered", text, expect(False, "format", seq, "annotations"),
+        f"annotation event {seq}'s text changed and its line marked redacted, its payload kept: a redacted line "
+        "must hide its content ({hidden, id}), or its hash goes unchecked")
     text, seq = changed_payload_byte(valid)
     add("changed-payload-byte", text, expect(False, "chain", seq), "one byte of the die's outcome changed")
     add("resigned-other-key", resigned_other_key(valid), expect(False, "trust", 1),
