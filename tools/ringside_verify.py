@@ -121,14 +121,16 @@ def parse_canonical_line(line: bytes) -> dict[str, Any]:
         raise NotCanonical("not UTF-8") from None
     try:
         value = json.loads(text, parse_float=_no_float, parse_constant=_no_float, object_pairs_hook=_unique)
+        if not isinstance(value, dict):
+            raise NotCanonical("not a JSON object")
+        if canonical(value) != line:
+            raise NotCanonical("not in canonical form")
     except NotCanonical:
         raise
+    except RecursionError:
+        raise NotCanonical("nested too deeply to be a record line") from None
     except ValueError as error:
         raise NotCanonical(f"not JSON ({error})") from None
-    if not isinstance(value, dict):
-        raise NotCanonical("not a JSON object")
-    if canonical(value) != line:
-        raise NotCanonical("not in canonical form")
     return value
 
 
@@ -373,6 +375,9 @@ def verify(data: bytes, trusted: Iterable[str] | None = None, receipts: Sequence
     except Failed as failed:
         report.divergence = failed.failure
         return report
+    except Exception as error:  # junk where the bundle has structure that no check above foresaw
+        report.divergence = Failure("format", f"the bundle is malformed ({type(error).__name__}: {error})")
+        return report
     report.ok = True
     return report
 
@@ -543,7 +548,7 @@ def _created(event: dict[str, Any], header: dict[str, Any], report: Report) -> N
         raise Failed("header", "the bundle's component set is not the one the match used", seq=1,
                      expected=components.get("hash") if isinstance(components, dict) else None, actual=content_hash)
     if not is_hex(payload.get("seed_commitment"), 64):
-        raise Failed("format", "the seed commitment is not 64 lowercase hexadecimal digits", seq=1)
+        raise Failed("header", "the seed commitment is not 64 lowercase hexadecimal digits", seq=1)
     report.count("header")
 
 

@@ -105,3 +105,20 @@ def test_the_index_names_the_keys_the_generator_uses() -> None:
     for key in keys.values():
         assert key["key_id"] == key_id(load_public_key(key["public_key"]))
         assert key["key_id"] == ringside_verify.key_id(key["public_key"])
+
+
+def test_no_changed_byte_verifies_and_none_breaks_either_verifier() -> None:
+    """Every byte of a bundle is covered by a hash, a signature or the trailer: change any one and it no
+    longer verifies, by either verifier; and neither raises, whatever the byte became."""
+    import random
+
+    vector = by_name("valid")
+    data = (VECTORS / vector["file"]).read_bytes()
+    trust = Trust.of(vector["trust"], "the vector's index")
+    rng = random.Random(11)
+    for _ in range(60):
+        at = rng.randrange(len(data))
+        changed = data[:at] + bytes([rng.choice([b for b in range(256) if b != data[at]])]) + data[at + 1:]
+        standalone = ringside_verify.verify(changed, vector["trust"])
+        main = verify_bundle(changed, trust=trust)
+        assert not standalone.ok and not main.ok, (at, standalone.summary(), main.summary())
