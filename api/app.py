@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.telemetry import TelemetryConfig
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.application import Ringside
 
@@ -113,7 +113,10 @@ class RingsideAPI(FastAPI):
 
 
 class BodyLimit:
-    """Refuse oversized bodies before reading them (bundles have their own, larger limit).
+    """Refuse oversized bodies: at once when the declared length is over the limit, else as soon as
+    the bytes received pass it (a body sent in chunks, without its length). Bodies are counted as
+    they arrive, never held here, so no request makes the server hold more than the limit
+    (bundles have their own, larger limit).
 
     A plain ASGI middleware: Starlette's `BaseHTTPMiddleware` would wrap every response in a
     stream and cost more per request than recording a move does."""
@@ -123,15 +126,53 @@ class BodyLimit:
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            path = scope["path"]
-            limit = self.settings.max_bundle_bytes if path in ("/bundles", "/verify") \
-                else self.settings.max_body_bytes
-            length = next((value for name, value in scope["headers"] if name == b"content-length"), b"")
-            if length.isdigit() and int(length) > limit:
-                await problems.too_large(limit, path)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        limit = self.settings.max_bundle_bytes if path in ("/bundles", "/verify") else self.settings.max_body_bytes
+        length = next((value for name, value in scope["headers"] if name == b"content-length"), b"")
+        if length.isdigit() and int(length) > limit:
+            await problems.too_large(limit, path)(scope, receive, send)
+            return
+        guard = _CountedBody(scope, receive, send, limit)
+        await self.app(scope, guard.receive, guard.send)
+
+
+class _CountedBody:
+    """One request's body, counted message by message. Past the limit the client is answered 413
+    at once, the application is told that the client went away (so it stops reading and drops what
+    it read), and whatever the application answers after that is dropped."""
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        self._scope = scope
+        self._receive = receive
+        self._send = send
+        self._limit = limit
+        self._size = 0
+        self._started = False
+        self._refused = False
+
+    async def receive(self) -> Message:
+        if self._refused:
+            return {"type": "http.disconnect"}
+        message = await self._receive()
+        if message["type"] == "http.request":
+            self._size += len(message.get("body", b""))
+            if self._size > self._limit:
+                self._refused = True
+                if not self._started:
+                    self._started = True
+                    await problems.too_large(self._limit, self._scope["path"])(self._scope, self._receive, self._send)
+                return {"type": "http.disconnect"}
+        return message
+
+    async def send(self, message: Message) -> None:
+        if self._refused:
+            return
+        if message["type"] == "http.response.start":
+            self._started = True
+        await self._send(message)
 
 
 def _problem_everywhere(schema: dict[str, Any]) -> None:

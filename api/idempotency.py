@@ -28,7 +28,7 @@ from domain.recorders import Answer
 
 from .auth import Principal
 from .context import ApiContext
-from .problems import PROBLEM_MEDIA_TYPE, ApiProblem, refusal_body
+from .problems import ApiProblem, ProblemResponse, refusal_body
 
 Respond = Callable[[Any], tuple[int, dict[str, Any]]]
 Execute = Callable[[RequestKey | None], Any]
@@ -118,5 +118,6 @@ def _accepted(result: Any, respond: Respond) -> Response:
 
 def _response(status: int, body: dict[str, Any], replayed: bool = False) -> JSONResponse:
     headers = {"Idempotent-Replayed": "true"} if replayed else None
-    media = PROBLEM_MEDIA_TYPE if status >= 400 else "application/json"
-    return JSONResponse(body, status_code=status, media_type=media, headers=headers)
+    if status >= 400:
+        return ProblemResponse(body, status_code=status, headers=headers)
+    return JSONResponse(body, status_code=status, headers=headers)

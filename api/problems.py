@@ -6,6 +6,7 @@ Every error body has `type`, `title`, `status`, `detail` and the stable `code`; 
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -75,9 +76,21 @@ def problem_body(status: int, code: str, detail: str, instance: str | None = Non
     return body
 
 
+class ProblemResponse(JSONResponse):
+    """A problem document that always renders: a field that echoes the request (a path, a key)
+    may hold a lone surrogate, which has no UTF-8 bytes; it is then sent as JSON's own escape."""
+
+    media_type = PROBLEM_MEDIA_TYPE
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
 def problem_response(body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse(body, status_code=int(body["status"]), media_type=PROBLEM_MEDIA_TYPE,
-                        headers=headers)
+    return ProblemResponse(body, status_code=int(body["status"]), headers=headers)
 
 
 def ringside_error_body(error: RingsideError, instance: str | None = None) -> dict[str, Any]:
@@ -109,7 +122,9 @@ def validation_body(error: RequestValidationError, instance: str | None = None) 
 
 
 def too_large(limit: int, path: str) -> JSONResponse:
-    return problem_response(problem_body(413, "too-large", f"the request body may be at most {limit} bytes", path))
+    """413, and the connection is closed after it: the rest of the body is never read."""
+    return problem_response(problem_body(413, "too-large", f"the request body may be at most {limit} bytes", path),
+                            {"Connection": "close"})
 
 
 def fault_problem(method: str, path: str, error: BaseException) -> JSONResponse:
@@ -159,6 +174,8 @@ def install(app: FastAPI) -> None:
         code = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
         detail = error.detail if isinstance(error.detail, str) else TITLES.get(error.status_code, "error")
         if error.status_code == 400:  # an unreadable body is a schema error like any other
+            if isinstance(error.__cause__, RecursionError):  # JSON nested deeper than the reader goes
+                detail = "it is nested too deeply to read (at most 32 levels are accepted)"
             return problem_response(problem_body(422, "malformed-body", f"the request body: {detail}",
                                                  request.url.path, errors=[{"field": "body", "message": detail}]))
         if error.status_code == 404 and detail == "Not Found":

@@ -113,6 +113,10 @@ class CreateMatch(Strict):
     randomness: Literal["server", "recorded"] = "server"
     undo_policy: Literal["none", "own-turn", "consent", "arbiter-only"] = "own-turn"
     entropy: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list, max_length=16)
+    entropy_from: Literal["seats"] | None = Field(
+        None, description="'seats': every seat adds its own entropy (POST /matches/{id}/entropy) after the "
+                          "seed commitment is recorded, and no chance outcome is drawn before all of it is in "
+                          "(server randomness only); left out: the entropy given here is all")
     components: CanonicalObject | None = None
     title: str = Field("", max_length=200)
 
@@ -163,6 +167,9 @@ class MatchSummary(BaseModel):
     end: dict[str, Any] | None
     decision: dict[str, Any] | None
     pending_undo: list[dict[str, Any]]
+    entropy_from: str | None = Field(None, description="'seats' when every seat adds entropy before the first draw")
+    awaiting_entropy: list[int] | None = Field(
+        None, description="entropy_from 'seats': the seats whose entropy is still missing (no draw until it is in)")
 
 
 class MatchListItem(BaseModel):
@@ -303,6 +310,12 @@ class UndoAnswerIn(Strict):
     accept: bool
     seat: SeatNo | None = Field(None, description="optional: a seat answers only for itself; an arbiter's "
                                                   "answer is the arbiter's decision")
+
+
+class EntropyIn(Strict):
+    entropy: str = Field(min_length=1, max_length=200,
+                         description="free text of 1–200 characters, no control characters; public once recorded")
+    seat: SeatNo | None = Field(None, description="defaults to the caller's seat; required for the arbiter")
 
 
 class RedoIn(Strict):

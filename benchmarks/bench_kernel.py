@@ -133,5 +133,5 @@ def test_ringside_state_at_random_position(benchmark: Any, ringside: Ringside) -
 def test_ringside_full_verification_of_300_events(benchmark: Any, ringside: Ringside) -> None:
     match_id = _long_match(ringside)
     bundle = ringside.export_bundle(match_id)
-    report = benchmark(verify_bundle, bundle)
+    report = benchmark(verify_bundle, bundle, trust=ringside.trust())
     assert report.ok and report.events >= 300

@@ -30,7 +30,7 @@ def record_bot_match(data_dir: Path, game: str, players: list[str], variant: str
 def bench_verification(benchmark: Any, bundle: str, events: int) -> None:
     """Time the full verification of a recorded match; report events per second in extra_info."""
     report = benchmark.pedantic(verify_bundle, args=(bundle,), rounds=3, iterations=1)
-    assert report.ok and report.events == events
+    assert report.intact and report.events == events
     benchmark.extra_info["events"] = report.events
     if benchmark.stats is not None:  # None when benchmarks only run as smoke tests (--benchmark-disable)
         benchmark.extra_info["events_per_second"] = int(report.events / benchmark.stats.stats.mean)

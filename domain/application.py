@@ -18,6 +18,7 @@ import json
 import logging
 import secrets
 import threading
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field, replace
@@ -51,7 +52,7 @@ from .kernel.errors import (
     UndoRefusedError,
     UnknownVariantError,
 )
-from .kernel.fold import UNDO_POLICIES, MatchFold, prelude_visibility
+from .kernel.fold import UNDO_POLICIES, MatchFold, entropy_actor_problem, prelude_visibility
 from .kernel.integrity import GENESIS, Receipt, ServerKey, event_hash, load_retired_keys
 from .kernel.match import Match, MatchSnapshot
 from .kernel.record import Entry
@@ -121,10 +122,11 @@ class MatchCache:
     processes appended since (one indexed query). Commands work on a cheap copy and the saved copy
     replaces the cached one, so no event is ever folded twice in this process."""
 
-    def __init__(self, app: Application[UUID], size: int, project: Callable[[Any, Iterable[Any]], Any]) -> None:
+    def __init__(self, app: Application[UUID], size: int,
+                 project: Callable[[Any, Iterable[Any]], Any] | None = None) -> None:
         self.app = app
         self.size = size
-        self.project = project
+        self.project = project or project_match
         self._items: OrderedDict[UUID, Match] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -345,12 +347,15 @@ class Ringside(ClassCheckedSave):
     def create_match(self, game: str, players: list[str], *, variant: str | None = None,
                      options: dict[str, Any] | None = None, randomness: str = "server",
                      undo_policy: str = "own-turn", entropy: Iterable[str] = (),
+                     entropy_from: str | None = None,
                      components: dict[str, Any] | None = None, match_id: UUID | None = None,
                      seed: str | None = None, actor: Actor | None = None,
                      fork_of: dict[str, Any] | None = None, prelude: list[dict[str, Any]] | None = None,
                      penalties: list[dict[str, Any]] | None = None,
                      title: str = "") -> Accepted:
-        """Start a match. Chance events at the start (deals) are resolved at once in server mode."""
+        """Start a match. Chance events at the start (deals) are resolved at once in server mode,
+        unless `entropy_from="seats"`: then every draw waits until each seat has added its entropy
+        (`add_entropy`), after the seed commitment is in the record."""
         ruleset = get_game(game)
         variant = variant or ruleset.default_variant
         if not isinstance(variant, str) or variant not in ruleset.variants:
@@ -360,8 +365,9 @@ class Ringside(ClassCheckedSave):
         if not info.min_seats <= len(players) <= info.max_seats:
             raise InvalidSeatsError(
                 f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {len(players)}")
-        if any(not isinstance(p, str) or not p.strip() or len(p) > 80 for p in players):
-            raise InvalidSeatsError("every seat needs a player name of 1–80 characters")
+        if any(not isinstance(p, str) or not p.strip() or len(p) > 80 or not _name_text(p) for p in players):
+            raise InvalidSeatsError("every seat needs a player name of 1–80 characters, without control "
+                                    "characters (NUL, tabs, line breaks) or lone surrogates")
         if randomness not in ("server", "recorded"):
             raise InvalidRequestError("randomness must be 'server' or 'recorded'")
         if undo_policy not in UNDO_POLICIES:
@@ -369,6 +375,7 @@ class Ringside(ClassCheckedSave):
         if isinstance(entropy, (str, bytes)) or not isinstance(entropy, Iterable):
             raise InvalidRequestError("entropy must be a list of strings")
         entropy_list = [str(item)[:200] for item in entropy]
+        _check_entropy_policy(entropy_from, randomness)
         if seed is not None and not _is_seed(seed):
             raise InvalidRequestError("a seed must be 64 hexadecimal digits")
         parsed = ruleset.parse_options(options)
@@ -387,6 +394,8 @@ class Ringside(ClassCheckedSave):
             header["salt"] = derive_salt(seed, str(match_id), 1)
         if penalties:  # a fork starts with the scores its parent had there
             header["penalties"] = penalties
+        if entropy_from is not None:  # absent: the entropy given at creation is all (older records too)
+            header["entropy_from"] = entropy_from
         actor_json = (actor or Actor.system()).to_json()
         at = self.clock()
         stream = str(match_id)
@@ -426,6 +435,7 @@ class Ringside(ClassCheckedSave):
             parent.header["game"], names, variant=parent.header["variant"],
             options=parent.header["options"], randomness=randomness,
             undo_policy=parent.header["undo_policy"],
+            entropy_from=parent.header.get("entropy_from") if randomness == "server" else None,
             components=None if parent.config.components.content_hash() ==
             parent.ruleset.default_components().content_hash() else parent.config.components.content(),
             actor=actor, fork_of={"match_id": str(match_id), "seq": at, "hash": parent.head},
@@ -512,6 +522,24 @@ class Ringside(ClassCheckedSave):
             return main, [main, *self._settle(match)]
 
         return command
+
+    def add_entropy(self, match_id: UUID, seat: int, entropy: str, *, actor: Actor | None = None,
+                    key: RequestKey | None = None) -> Accepted:
+        """A seat's entropy, in a match created with entropy_from "seats": once per seat, before
+        the first chance draw, by the seat's player or an arbiter acting for it. The last seat's
+        entropy lets the server draw: chance events waiting for it are settled in this command."""
+        actor = actor or Actor.player(seat)
+        problem = entropy_actor_problem(seat, actor.to_json())
+        if problem is not None:
+            raise ForbiddenError(problem)
+        text = unicodedata.normalize("NFC", entropy) if isinstance(entropy, str) else entropy
+
+        def command(match: Match) -> tuple[Entry, list[Entry]]:
+            match.fold.check_entropy(seat, text)
+            main = self._append(match, record.ENTROPY_ADDED, actor, {"seat": seat, "entropy": text})
+            return main, [main, *self._settle(match)]
+
+        return self._command(match_id, None, command, key)
 
     def play_bot(self, match_id: UUID, bot: str = "random", seed: int = 0) -> Accepted | None:
         """Let a bot make the next move for the first seat to act; None if no seat is to act."""
@@ -1135,7 +1163,9 @@ class Ringside(ClassCheckedSave):
                 break
             if decision.chance is None or fold.randomness != "server":
                 break
-            derived = derive_outcome(self._seed(UUID(fold.match_id)), fold.match_id, fold.header["entropy"],
+            if fold.awaiting_entropy:  # entropy_from "seats": no draw before every seat's entropy
+                break
+            derived = derive_outcome(self._seed(UUID(fold.match_id)), fold.match_id, fold.entropy,
                                      fold.seq + 1, decision.chance)
             appended.append(self._append_chance(match, derived.outcome, {
                 "mode": "server", "index": derived.index, "draw": derived.draw}))
@@ -1187,10 +1217,33 @@ def _check_answerer(seat: int | None, actor: Actor) -> None:
         raise ForbiddenError(f"seat {actor.seat}'s player cannot act for seat {seat}")
 
 
+def _check_entropy_policy(entropy_from: Any, randomness: str) -> None:
+    if entropy_from is not None and entropy_from != "seats":
+        raise InvalidRequestError("entropy_from must be 'seats' (or left out: the entropy given at creation only)")
+    if entropy_from == "seats" and randomness != "server":
+        raise InvalidRequestError(
+            "seat entropy is for outcomes the server draws: a match in recorded mode takes its outcomes "
+            "from the table, so it cannot take entropy from its seats (use randomness 'server')")
+
+
+def decision_json(fold: MatchFold) -> dict[str, Any]:
+    """The fold's decision as JSON; a chance event that waits for seat entropy says from whom."""
+    data = fold.decision.to_json()
+    if fold.decision.chance is not None and fold.awaiting_entropy:
+        data["awaiting_entropy"] = fold.awaiting_entropy
+    return data
+
+
 def _is_seed(seed: Any) -> bool:
     """A secret seed is hex text of at least 128 bits (what bytes.fromhex reads, without spaces)."""
     return (isinstance(seed, str) and len(seed) >= 32 and len(seed) % 2 == 0
             and all(c in "0123456789abcdefABCDEF" for c in seed))
+
+
+def _name_text(name: str) -> bool:
+    """A name every store, list and terminal can hold: no control characters (NUL, which
+    PostgreSQL's text refuses, tabs, line breaks, escapes), line separators or lone surrogates."""
+    return name.isprintable() or all(unicodedata.category(c) not in ("Cc", "Cs", "Zl", "Zp") for c in name)
 
 
 def _int(body: dict[str, Any], key: str) -> int:
@@ -1215,10 +1268,9 @@ def _tags(tags: list[str]) -> list[str]:
 
 def state_view(fold: MatchFold, viewer: Viewer) -> dict[str, Any]:
     """What a viewer sees of a fold: position, decision, the game's own view and the scores."""
-    decision = fold.decision
     return {
         "match_id": fold.match_id, "seq": fold.seq, "status": fold.status,
-        "decision": decision.to_json() if fold.status == "active" else {"over": True, "seats": []},
+        "decision": decision_json(fold) if fold.status == "active" else {"over": True, "seats": []},
         "state": fold.ruleset.view(fold.state, viewer),
         "scores": list(fold.score_sheet().totals()),
         "end": fold.end,
@@ -1238,6 +1290,8 @@ def summary(fold: MatchFold) -> dict[str, Any]:
         "signed_by": sorted(fold.signing_keys),
         "fork_of": header.get("fork_of"), "official": header.get("fork_of") is None,
         "created_at": fold.created_at, "last_activity": fold.last_at, "end": fold.end,
-        "decision": fold.decision.to_json() if fold.status == "active" else None,
+        "decision": decision_json(fold) if fold.status == "active" else None,
         "pending_undo": [r.to_json() for r in fold.undo.values() if r.status == "pending"],
+        **({"entropy_from": fold.entropy_from, "awaiting_entropy": fold.awaiting_entropy}
+           if fold.entropy_from is not None else {}),
     }

@@ -10,6 +10,8 @@ pull at once.
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import threading
 from typing import Any, Protocol
 
@@ -19,6 +21,40 @@ from .kernel import record
 from .kernel.record import Entry
 from .settings import StoreSettings
 from .side_tables import SideTables
+
+log = logging.getLogger("ringside.index")
+
+
+def _content_errors() -> tuple[type[Exception], ...]:
+    """What a record's content can make projecting it raise: a field of the wrong shape, or a
+    value the database refuses. Not the store's own failures (OperationalError: down, locked,
+    full), which must never make the read model skip an event."""
+    errors: list[type[Exception]] = [KeyError, IndexError, TypeError, ValueError, AttributeError,
+                                     sqlite3.InterfaceError, sqlite3.DataError, sqlite3.IntegrityError,
+                                     sqlite3.ProgrammingError]
+    try:
+        import psycopg
+
+        errors += [psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError]
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        pass
+    from eventsourcing.utils import TopicError
+
+    errors.append(TopicError)
+    return tuple(errors)
+
+
+CONTENT_ERRORS = _content_errors()
+
+
+def _text(value: Any, default: str = "") -> str:
+    """Text as the table can store it on both stores: a string without NULs and valid UTF-8
+    (a lone surrogate becomes U+FFFD); anything else is `default`."""
+    if not isinstance(value, str):
+        return default
+    value = value.replace("\x00", "")
+    return value if value.isascii() else value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
 
 COLUMNS = ("match_id", "game", "variant", "status", "players", "created_at", "last_activity", "version",
            "fork_of", "randomness", "winners", "recorded_by")
@@ -61,46 +97,90 @@ class MatchIndex:
         self.tables.close()
 
     def pull(self) -> int:
-        """Project every notification after the tracked position; returns how many were read."""
+        """Project every notification after the tracked position; returns how many were read.
+
+        A record it cannot project (a hostile or damaged one: a field of the wrong shape, text the
+        database refuses) never stops the read model: such a batch is projected again one event
+        at a time, each in a savepoint, the event that fails is logged and skipped, and the
+        tracking position moves past it. Failures of the store itself (it is down, the disk is
+        full) are not the record's: they propagate, and the next pull tries again."""
         total = 0
         with self._lock:
             while True:
-                with self.tables.transaction() as tx:
-                    lock = " FOR UPDATE" if self.tables.is_postgres else ""
-                    tx.execute(self._sql("SELECT position FROM {tracking} WHERE name = '" + TRACKING + "'" + lock))
-                    position = int(tx.fetchone()[0])
-                    notifications = self.app.recorder.select_notifications(
-                        start=position, limit=self.BATCH, inclusive_of_start=False)
-                    if not notifications:
-                        return total
-                    for notification in notifications:
-                        if notification.topic.startswith("ringside.match.") and \
-                                not notification.topic.startswith("ringside.match.snapshot"):
-                            event = self.app.mapper.to_domain_event(notification)
-                            self._project(tx, Entry.from_json(event.entry))  # type: ignore[attr-defined]
-                    tx.execute(self._sql("UPDATE {tracking} SET position = ? WHERE name = ?"),
-                               (notifications[-1].id, TRACKING))
-                    total += len(notifications)
+                try:
+                    read = self._pull_batch(careful=False)
+                except CONTENT_ERRORS:
+                    read = self._pull_batch(careful=True)
+                if not read:
+                    return total
+                total += read
+
+    def _pull_batch(self, careful: bool) -> int:
+        """One batch of notifications after the tracked position, in one transaction with the
+        new position; `careful` projects each event in a savepoint and skips the ones that fail."""
+        with self.tables.transaction() as tx:
+            lock = " FOR UPDATE" if self.tables.is_postgres else ""
+            tx.execute(self._sql("SELECT position FROM {tracking} WHERE name = '" + TRACKING + "'" + lock))
+            position = int(tx.fetchone()[0])
+            notifications = self.app.recorder.select_notifications(
+                start=position, limit=self.BATCH, inclusive_of_start=False)
+            if not notifications:
+                return 0
+            for notification in notifications:
+                if not notification.topic.startswith("ringside.match.") or \
+                        notification.topic.startswith("ringside.match.snapshot"):
+                    continue
+                if not careful:
+                    self._project(tx, self._entry(notification))
+                    continue
+                tx.execute("SAVEPOINT ringside_index_entry")
+                try:
+                    self._project(tx, self._entry(notification))
+                except CONTENT_ERRORS as error:
+                    tx.execute("ROLLBACK TO SAVEPOINT ringside_index_entry")
+                    log.warning("the match index skips notification %s (%s): it cannot be projected (%s: %s)",
+                                notification.id, notification.topic, type(error).__name__, error)
+                tx.execute("RELEASE SAVEPOINT ringside_index_entry")
+            tx.execute(self._sql("UPDATE {tracking} SET position = ? WHERE name = ?"),
+                       (notifications[-1].id, TRACKING))
+            return len(notifications)
+
+    def _entry(self, notification: Any) -> Entry:
+        event = self.app.mapper.to_domain_event(notification)
+        return Entry.from_json(event.entry)  # type: ignore[attr-defined]
 
     def _project(self, tx: _Tx, entry: Entry) -> None:
+        """One entry into the table, with the fields it can read: every value is checked for its
+        type and its text made storable (no NUL, which PostgreSQL's text refuses), so that an
+        odd record (an imported one, signed elsewhere) is listed rather than stopping the list."""
+        stream, at, seq = _text(entry.stream), _text(entry.at), entry.seq
+        if not stream or not isinstance(seq, int) or isinstance(seq, bool):
+            raise ValueError("the entry has no match ID or sequence number")
+        payload = entry.payload if isinstance(entry.payload, dict) else {}
         if entry.kind == record.CREATED:
-            header = entry.payload
-            players = [seat["player"] for seat in header["seats"]]
-            fork_of = header.get("fork_of")
+            seats = payload.get("seats")
+            players = [_text(seat.get("player"), "?") if isinstance(seat, dict) else "?"
+                       for seat in (seats if isinstance(seats, list) else [])]
+            fork_of = payload.get("fork_of")
+            parent = None if fork_of is None else _text(fork_of.get("match_id")) if isinstance(fork_of, dict) else ""
             tx.execute(self._sql(
                 "INSERT INTO {matches} (match_id, game, variant, status, players, players_search, created_at,"
                 " last_activity, version, fork_of, randomness, winners, recorded_by)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (match_id) DO NOTHING"),
-                (entry.stream, header["game"], header["variant"], "active", json.dumps(players),
-                 "\n".join(p.lower() for p in players), entry.at, entry.at, entry.seq,
-                 fork_of["match_id"] if fork_of else None, header["randomness"], None, entry.key))
+                (stream, _text(payload.get("game"), "?"), _text(payload.get("variant"), "?"), "active",
+                 json.dumps(players), "\n".join(p.lower() for p in players), at, at, seq, parent,
+                 _text(payload.get("randomness"), "?"), None, _text(entry.key)))
             return
         tx.execute(self._sql(
             "UPDATE {matches} SET last_activity = ?, version = ? WHERE match_id = ? AND version < ?"),
-            (entry.at, entry.seq, entry.stream, entry.seq))
+            (at, seq, stream, seq))
         if entry.kind == record.ENDED:
+            result = payload.get("result")
+            winners = result.get("winners") if isinstance(result, dict) else None
+            seats = [w for w in winners if isinstance(w, int) and not isinstance(w, bool)] \
+                if isinstance(winners, list) else []
             tx.execute(self._sql("UPDATE {matches} SET status = 'ended', winners = ? WHERE match_id = ?"),
-                       (json.dumps(entry.payload["result"]["winners"]), entry.stream))
+                       (json.dumps(seats), stream))
 
     def search(self, game: str | None = None, status: str | None = None, player: str | None = None,
                since: str | None = None, until: str | None = None, limit: int = 50,
@@ -111,16 +191,16 @@ class MatchIndex:
         for column, value in (("game", game), ("status", status)):
             if value:
                 clauses.append(f"{column} = ?")
-                params.append(value)
+                params.append(_text(value))  # as the rows were stored
         if player:
             clauses.append("players_search LIKE ?")
-            params.append(f"%{player.lower()}%")
+            params.append(f"%{_text(player).lower()}%")
         if since:
             clauses.append("created_at >= ?")
-            params.append(since)
+            params.append(_text(since))
         if until:
             clauses.append("created_at < ?")
-            params.append(until)
+            params.append(_text(until))
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         sql = self._sql(f"SELECT {', '.join(COLUMNS)} FROM {{matches}} {where} "
                         "ORDER BY created_at DESC, match_id LIMIT ? OFFSET ?")

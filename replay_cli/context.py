@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
+from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
 
@@ -182,6 +183,8 @@ class RingsideGroup(click.Group):
             return super().invoke(ctx)
         except RingsideError as error:
             raise translate(error) from None
+        except NotCanonicalError as error:  # text or values the record cannot hold (a lone surrogate, a float)
+            raise CliError(f"cannot be recorded: {error}", EXIT_USAGE) from None
         except click.UsageError as error:
             raise _one_line(error) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):

@@ -28,7 +28,7 @@ from .context import (
     source_options,
     viewer_option,
 )
-from .moves import parse_int_list, parse_move, parse_pairs
+from .moves import load_json, parse_int_list, parse_move, parse_pairs
 from .output import EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
 from .render.common import event_text
 from .source import LocalSource
@@ -145,29 +145,32 @@ def _players(specs: tuple[str, ...], minimum: int) -> list[str]:
 
 def _create_options(variant: str | None, option: tuple[str, ...], options_json: str | None,
                     randomness: str, undo_policy: str, entropy: tuple[str, ...],
-                    components: Path | None) -> dict[str, Any]:
+                    components: Path | None, seat_entropy: bool = False) -> dict[str, Any]:
     options = parse_pairs(option)
     if options_json:
-        try:
-            loaded = json.loads(options_json)
-        except ValueError as error:
-            raise CliError(f"--options-json is not valid JSON: {error}") from None
+        loaded = load_json(options_json, "--options-json")
         if not isinstance(loaded, dict):
             raise CliError("--options-json must be a JSON object")
         options = {**loaded, **options}
     body: dict[str, Any] = {"variant": variant, "options": options, "randomness": randomness,
                             "undo_policy": undo_policy, "entropy": list(entropy)}
+    if seat_entropy:
+        body["entropy_from"] = "seats"
     if components is not None:
         try:
-            body["components"] = json.loads(components.read_text(encoding="utf-8"))
+            text = components.read_text(encoding="utf-8")
         except (OSError, ValueError) as error:
             raise CliError(f"cannot read the component set {components}: {error}") from None
+        body["components"] = load_json(text, f"the component set {components}")
     return body
 
 
 def create_options(f: Any) -> Any:
     f = click.option("--components", type=click.Path(dir_okay=False, path_type=Path),
                      help="A JSON component set to play with instead of the shipped one.")(f)
+    f = click.option("--seat-entropy", is_flag=True,
+                     help="Every seat adds its own entropy (ringside entropy) after the seed commitment is "
+                          "recorded; nothing is drawn before all of it is in (server randomness).")(f)
     f = click.option("--entropy", multiple=True, help="Players' own entropy mixed into the chance seed.")(f)
     f = click.option("--undo-policy", default="own-turn", show_default=True,
                      type=click.Choice(["none", "own-turn", "consent", "arbiter-only"]))(f)
@@ -187,7 +190,7 @@ def create_options(f: Any) -> Any:
 @json_option
 def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[str, ...],
         options_json: str | None, randomness: str, undo_policy: str, entropy: tuple[str, ...],
-        components: Path | None, as_json: bool) -> None:
+        seat_entropy: bool, components: Path | None, as_json: bool) -> None:
     """Start a match of GAME; prints its ID.
 
     \b
@@ -195,10 +198,12 @@ def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[
       ringside new carcassonne -p alice -p bob
       ringside new carcassonne -p a -p b --variant base --undo-policy consent
       ringside new carcassonne -p a -p b -o circus=false --randomness recorded --json
+      ringside new carcassonne -p a -p b --seat-entropy        (then: ringside entropy MATCH --seat N TEXT)
     """
     from domain.kernel.registry import get_game
 
-    body = _create_options(variant, option, options_json, randomness, undo_policy, entropy, components)
+    body = _create_options(variant, option, options_json, randomness, undo_policy, entropy, components,
+                           seat_entropy)
     minimum = 2
     try:
         ruleset = get_game(game)
@@ -211,6 +216,8 @@ def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[
         return
     console().print(f"created {game} match {accepted['match_id']} "
                     f"(events 1..{accepted.get('version')})")
+    if seat_entropy:
+        console().print("every seat adds its entropy before the first draw: ringside entropy MATCH --seat N TEXT")
     print_tokens(accepted)
 
 
@@ -668,6 +675,45 @@ def rule(match: str, kind: str, from_seq: int | None, seat: int | None, points: 
         print_json(result)
         return
     console().print(f"{kind} ruling recorded at #{result['receipt']['seq']} (now {result.get('version')} events)")
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.argument("text")
+@click.option("--seat", required=True, type=click.IntRange(min=0), help="The seat whose entropy TEXT is.")
+@click.option("--arbiter", "as_arbiter", is_flag=True,
+              help="Enter it as an arbiter for the seat (the record says so; the arbiter can read the seed).")
+@json_option
+def entropy(match: str, text: str, seat: int, as_arbiter: bool, as_json: bool) -> None:
+    """Add SEAT's entropy TEXT to MATCH (a match created with --seat-entropy).
+
+    Each seat adds entropy once, before the first chance draw, after the server's seed commitment
+    is in the record; when the last seat's is in, the waiting draws happen. Every outcome derives
+    from the seed and all the entropy, so neither the server nor any player can choose one. TEXT
+    is 1–200 characters of anything you make up; it is public once recorded.
+
+    \b
+    Examples:
+      ringside entropy 3f2a --seat 0 "my cat walked on the keyboard: jkdfh"
+      ringside --url https://rs.example --token rs_... entropy 3f2a --seat 1 "dice: 5 2 6 6"
+      ringside entropy 3f2a --seat 1 --arbiter "for the absent player"
+    """
+    source, match_id = settings().match(match)
+    actor = Actor("arbiter", seat, default_name()) if as_arbiter else Actor.player(seat)
+    result = source.add_entropy(match_id, seat, text, actor)
+    if as_json:
+        print_json(result)
+        return
+    appended = result.get("appended", [])
+    line = f"seat {seat}'s entropy recorded at #{result['receipt']['seq']}"
+    if len(appended) > 1:
+        line += f"; the waiting draws followed (#{appended[1]}–#{appended[-1]})"
+    else:
+        waiting = source.summary(match_id).get("awaiting_entropy") or []
+        if waiting:
+            line += f"; the first draw still waits for seats {', '.join(map(str, waiting))}"
+    console().print(line)
 
 
 @cli.command()

@@ -12,13 +12,51 @@ from typing import Any
 
 from .output import CliError
 
+MAX_DEPTH = 32
+"""How deeply typed JSON may nest: what the HTTP API accepts in a move or an option."""
+
+
+def load_json(text: str, what: str) -> Any:
+    """JSON typed or read by the user; a clear usage error when it is not JSON or nests too deeply
+    (Python's reader gives up with a RecursionError long before memory does)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise CliError(f"{what} is nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError as error:
+        raise CliError(f"{what} is not valid JSON: {error}") from None
+    if depth(value) > MAX_DEPTH:
+        raise CliError(f"{what} is nested too deeply (at most {MAX_DEPTH} levels)")
+    return value
+
+
+def depth(value: Any) -> int:
+    """How deeply lists and objects nest in a JSON value (a scalar is 0), without recursion."""
+    deepest = 0
+    pending = [(value, 0)]
+    while pending:
+        item, level = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level + 1)
+        if deepest > MAX_DEPTH:
+            return deepest
+        pending.extend((child, level + 1) for child in children)
+    return deepest
+
 
 def parse_value(text: str) -> Any:
     """JSON when it parses (numbers, true/false/null, lists, objects), otherwise the text itself."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        raise CliError(f"{text[:20]}... is nested too deeply (at most {MAX_DEPTH} levels)") from None
     except ValueError:
         return text
+    if depth(value) > MAX_DEPTH:
+        raise CliError(f"{text[:20]}... is nested too deeply (at most {MAX_DEPTH} levels)")
+    return value
 
 
 def parse_pairs(items: tuple[str, ...] | list[str], what: str = "option") -> dict[str, Any]:
@@ -43,10 +81,7 @@ def parse_move(text: str, legal: list[dict[str, Any]] | None = None) -> Any:
             raise CliError(f"there is no move {index}; pick 1..{len(legal)}")
         return legal[index - 1]
     if text[0] in "{[\"":
-        try:
-            return json.loads(text)
-        except ValueError as error:
-            raise CliError(f"that is not valid JSON: {error}") from None
+        return load_json(text, "that move")
     try:
         words = shlex.split(text)
     except ValueError as error:

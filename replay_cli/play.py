@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 import shutil
 import tempfile
 import time
@@ -15,7 +16,7 @@ import click
 from rich.text import Text
 
 from domain.kernel.errors import RingsideError
-from domain.kernel.viewers import Viewer
+from domain.kernel.viewers import Actor, Viewer
 
 from .context import settings, source_options, translate
 from .moves import parse_move
@@ -70,9 +71,12 @@ def _print_new_events(source: Source, match_id: str, after: int, viewer: Viewer)
               help="New match: recorded means you enter each chance outcome.")
 @click.option("--undo-policy", default="own-turn", show_default=True,
               type=click.Choice(["none", "own-turn", "consent", "arbiter-only"]))
+@click.option("--seat-entropy", is_flag=True,
+              help="New match: every seat adds its own entropy before the first draw (you are asked for "
+                   "yours; bots make theirs up).")
 def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: bool, default_bot: str, seed: int,
          max_moves: int | None, no_board: bool, quiet: bool, variant: str | None, option: tuple[str, ...],
-         randomness: str, undo_policy: str) -> None:
+         randomness: str, undo_policy: str, seat_entropy: bool) -> None:
     """Play GAME (a new match) or MATCH (resume) at the terminal.
 
     Your seats are prompted with the legal moves listed; an illegal move is explained with the
@@ -85,6 +89,7 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
       ringside play carcassonne -p bot -p bot:random -q             (watch two bots)
       ringside play 3f2a --human 1                                  (resume, playing seat 1)
       ringside play 3f2a --watch                                    (bots finish it)
+      ringside play carcassonne -p alice -p bot --seat-entropy      (each seat adds entropy first)
     """
     from .moves import parse_pairs
     from .source import catalogue
@@ -96,7 +101,8 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
         specs = players or ("you", "bot")
         names, bots = _seat_specs(specs, default_bot)
         created = source.create(target, names, variant=variant, options=parse_pairs(option),
-                                randomness=randomness, undo_policy=undo_policy)
+                                randomness=randomness, undo_policy=undo_policy,
+                                **({"entropy_from": "seats"} if seat_entropy else {}))
         match_id = str(created["match_id"])
         console().print(f"match {match_id} ({target}); resume with: ringside play {match_id}")
         human_seats = [] if watch else [seat for seat in range(len(names)) if seat not in bots]
@@ -138,7 +144,10 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
                             f"resume with: ringside play {match_id}")
             return
         decision = summary.get("decision") or {}
-        if decision.get("chance"):
+        if decision.get("awaiting_entropy"):
+            if not _add_entropy(source, match_id, summary, decision["awaiting_entropy"], humans, bots):
+                return
+        elif decision.get("chance"):
             if summary.get("randomness") != "recorded":
                 raise CliError("the match waits for a chance outcome the server should have drawn")
             _record_outcome(source, match_id, summary, humans, rng)
@@ -170,6 +179,32 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
     console().print(Text(f"match over ({end.get('reason')}): totals {result.get('totals')}; won by {winners}",
                          style="bold"))
     console().print(f"match {match_id}: ringside log {match_id[:8]} / ringside verify {match_id[:8]}")
+
+
+def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: list[int], humans: list[int],
+                 bots: dict[int, str]) -> bool:
+    """The entropy the first draw waits for: asked of each human seat, made up for each bot seat.
+    False when the player quits."""
+    for seat in seats:
+        if seat not in humans:
+            source.add_entropy(match_id, seat, secrets.token_hex(16), Actor("bot", seat, bots.get(seat, "random")))
+            continue
+        console().print(f"seat {seat} ({player_name(summary, seat)}): the server has committed to its seed; "
+                        "type some entropy of your own (1–200 characters, anything; it is public once recorded)")
+        while True:
+            try:
+                text = click.prompt(f"seat {seat} entropy", prompt_suffix="> ")
+            except click.Abort:
+                console().print(f"\nstopped; resume with: ringside play {match_id}")
+                return False
+            try:
+                source.add_entropy(match_id, seat, text.strip(), Actor.player(seat))
+                break
+            except RingsideError as error:
+                console().print(Text(translate(error).message, style="red"))
+            except CliError as error:
+                console().print(Text(error.message, style="red"))
+    return True
 
 
 def _record_outcome(source: Source, match_id: str, summary: dict[str, Any], humans: list[int],

@@ -189,6 +189,12 @@ class RemoteSource(Source):
                                             self._token(match_id, "recorder"), json={"outcome": outcome})
         return result
 
+    def add_entropy(self, match_id: str, seat: int, text: str, actor: Actor | None = None) -> dict[str, Any]:
+        token = self._token(match_id, "arbiter" if actor is not None and actor.kind == "arbiter" else seat)
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/entropy", token,
+                                            json={"entropy": text, "seat": seat})
+        return result
+
     def chance_outcomes(self, match_id: str) -> list[JSON]:
         token = self._token(match_id, "recorder") or self._token(match_id, "arbiter")
         answer = self._json("GET", f"/matches/{match_id}/decision", token)

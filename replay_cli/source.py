@@ -125,6 +125,10 @@ class Source(ABC):
         """The possible outcomes of the pending chance event (for a recorder)."""
         raise self._read_only()
 
+    def add_entropy(self, match_id: str, seat: int, text: str, actor: Actor | None = None) -> dict[str, Any]:
+        """A seat's entropy (matches created with entropy_from "seats")."""
+        raise self._read_only()
+
     def bot_move(self, match_id: str, seat: int, bot: str, rng: random.Random) -> dict[str, Any]:
         """Let a bot choose and submit `seat`'s move."""
         raise self._read_only()
@@ -277,6 +281,9 @@ class LocalSource(Source):
 
     def submit_outcome(self, match_id: str, outcome: JSON) -> dict[str, Any]:
         return self.app.submit_outcome(self._id(match_id), outcome, actor=Actor("recorder")).to_json()
+
+    def add_entropy(self, match_id: str, seat: int, text: str, actor: Actor | None = None) -> dict[str, Any]:
+        return self.app.add_entropy(self._id(match_id), seat, text, actor=actor).to_json()
 
     def chance_outcomes(self, match_id: str) -> list[JSON]:
         spec = self.fold(match_id).decision.chance

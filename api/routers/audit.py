@@ -8,6 +8,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
+from starlette.requests import ClientDisconnect
 
 from domain.kernel.verification import verify_bundle
 
@@ -26,11 +27,16 @@ BUNDLE_BODY = {"requestBody": {"required": True, "content": {
 
 
 async def _bundle_text(request: Request, limit: int) -> str:
+    """The uploaded bundle, read as it arrives up to the limit (which `BodyLimit` also enforces
+    while the body is received, answering 413 and ending the read as a disconnect)."""
     data = bytearray()
-    async for chunk in request.stream():
-        data.extend(chunk)
-        if len(data) > limit:
-            raise ApiProblem(413, "too-large", f"a bundle may be at most {limit} bytes")
+    try:
+        async for chunk in request.stream():
+            data.extend(chunk)
+            if len(data) > limit:
+                raise ApiProblem(413, "too-large", f"a bundle may be at most {limit} bytes")
+    except ClientDisconnect:  # the client went away, or was answered 413 already
+        raise ApiProblem(400, "incomplete-body", "the request body ended before it was complete") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -11,7 +11,7 @@ from uuid import UUID, uuid4
 from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import StreamingResponse
 
-from domain.application import Accepted
+from domain.application import Accepted, decision_json
 
 from ..auth import Principal, forbidden, hash_token, new_token
 from ..context import ApiContext, caller, check_unsealed, context, redacted_events
@@ -66,8 +66,8 @@ def create_match(body: CreateMatch, ctx: Ctx) -> dict[str, Any]:
     try:
         accepted = ctx.ringside.create_match(
             body.game, body.players, variant=body.variant, options=body.options, randomness=body.randomness,
-            undo_policy=body.undo_policy, entropy=body.entropy, components=body.components,
-            match_id=match_id, title=body.title)
+            undo_policy=body.undo_policy, entropy=body.entropy, entropy_from=body.entropy_from,
+            components=body.components, match_id=match_id, title=body.title)
     except Exception:
         ctx.store.remove_tokens(str(match_id))  # the match was refused: its tokens open nothing
         raise
@@ -146,7 +146,7 @@ def decision(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
     if active and current.chance is not None and viewer.sees_all:
         chance = [{"outcome": outcome, "weight": weight} for outcome, weight in current.chance.outcomes]
     return {"match_id": str(match_id), "version": fold.seq, "status": fold.status,
-            "decision": current.to_json() if active else {"over": True, "seats": []},
+            "decision": decision_json(fold) if active else {"over": True, "seats": []},
             "viewer": str(viewer), "legal_moves": moves, "chance_outcomes": chance}
 
 

@@ -1,4 +1,4 @@
-"""Writes on a match: moves, chance outcomes, the undo protocol, redo, rulings and the seed.
+"""Writes on a match: moves, chance outcomes, seat entropy, the undo protocol, redo, rulings and the seed.
 
 Every write accepts an `Idempotency-Key` header: a retry with the same key (same token, same
 request) returns the first answer and never applies twice. Moves and outcomes also take
@@ -19,7 +19,7 @@ from domain.kernel.viewers import Actor
 from .. import idempotency
 from ..auth import Principal, forbidden, unauthorized
 from ..context import ApiContext, accepted_answer, caller, context
-from ..schemas import AcceptedOut, MoveIn, OutcomeIn, RedoIn, RulingIn, SeedOut, UndoAnswerIn, UndoIn
+from ..schemas import AcceptedOut, EntropyIn, MoveIn, OutcomeIn, RedoIn, RulingIn, SeedOut, UndoAnswerIn, UndoIn
 from . import READ, WRITE
 
 router = APIRouter(prefix="/matches/{match_id}", tags=["play"])
@@ -72,6 +72,21 @@ async def outcome_answer(ctx: ApiContext, request: Request, match_id: UUID, body
 
     return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
                                        execute, accepted_answer(ctx, match_id, principal))
+
+
+@router.post("/entropy", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+             summary="Add a seat's entropy (matches created with entropy_from 'seats': once per seat, before "
+                     "the first draw; the last seat's lets the waiting draws happen)")
+def add_entropy(match_id: UUID, body: EntropyIn, request: Request, ctx: Ctx, principal: Caller,
+                idempotency_key: IdempotencyKey = None) -> Response:
+    """The seat token adds its own seat's entropy; the arbiter adds it for a seat it names."""
+    def execute(key: RequestKey | None) -> Accepted:
+        fold = ctx.ringside.fold(match_id)
+        seat, actor = principal.act_for_seat(fold, body.seat, "adding entropy")
+        return ctx.ringside.add_entropy(match_id, seat, body.entropy, actor=actor, key=key)
+
+    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+                           accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/undo-requests", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},

@@ -19,13 +19,27 @@ JSON = Any
 
 
 class NotCanonicalError(ValueError):
-    """The value cannot be encoded canonically (a float, a non-string key, an unknown type)."""
+    """The value cannot be encoded canonically (a float, a non-string key, an unknown type, text
+    that is not Unicode)."""
+
+
+def _text(value: str) -> str:
+    """A string in NFC; a lone surrogate (JSON's `\\ud800` escape) is refused: it is not a Unicode
+    character, so it has no UTF-8 bytes to hash."""
+    if value.isascii():  # ASCII is NFC
+        return value
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise NotCanonicalError(f"text must be Unicode: a lone surrogate (U+{ord(value[error.start]):04X}) "
+                                "is not a character") from None
+    return unicodedata.normalize("NFC", value)
 
 
 def normalize(value: JSON) -> JSON:
     """Return a copy of value with every string in NFC, refusing what JSON cannot carry exactly."""
     if isinstance(value, str):
-        return value if value.isascii() else unicodedata.normalize("NFC", value)  # ASCII is NFC
+        return _text(value)
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
@@ -37,7 +51,7 @@ def normalize(value: JSON) -> JSON:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise NotCanonicalError(f"object keys must be strings, not {key!r}")
-            out[key if key.isascii() else unicodedata.normalize("NFC", key)] = normalize(item)
+            out[_text(key)] = normalize(item)
         return out
     if isinstance(value, (list, tuple)):
         return [normalize(item) for item in value]

@@ -5,6 +5,12 @@ an integer and mapped onto the weighted outcome line by rejection sampling, so t
 bias: a value that falls in the incomplete top block is rejected and `draw` is incremented. The
 created event records only sha256(seed) (the commitment); when the seed is revealed anyone can
 recompute every outcome and check it against the record.
+
+`entropy` is the creation-time entropy (the created event's list) and, in a match created with
+`entropy_from: "seats"`, each seat's own entropy after it, in seat order (`MatchFold.entropy`):
+seats add it after the commitment is recorded and before the first draw, so neither the server
+(which chose the seed without knowing it) nor a seat (which never sees the seed) can choose an
+outcome. A match without seat entropy derives from the creation list alone, exactly as before.
 """
 
 from __future__ import annotations
@@ -12,7 +18,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from .canonical import JSON, encode
 from .contract import ChanceSpec
@@ -55,6 +63,27 @@ def derive_outcome(seed: str, match_id: str, entropy: list[str], seq: int, spec:
     """The outcome of `spec` for the chance event at `seq` under this seed."""
     index, draw = derive_index(seed, match_id, entropy, seq, spec.total_weight())
     return DerivedOutcome(spec.pick(index), index, draw)
+
+
+MAX_ENTROPY = 200
+"""The longest seat entropy, in characters."""
+
+
+def entropy_problem(text: Any) -> str | None:
+    """Why `text` cannot be a seat's entropy, or None. Seat entropy is free text of 1–200
+    characters (NFC), not only spaces, with no control characters; it is public once recorded."""
+    if not isinstance(text, str):
+        return "entropy must be text"
+    if not text.strip():
+        return "entropy must hold some text (1–200 characters, not only spaces)"
+    if len(text) > MAX_ENTROPY:
+        return f"entropy must be at most {MAX_ENTROPY} characters, not {len(text)}"
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None:
+        return f"entropy must not contain control characters (it contains U+{ord(bad):04X})"
+    if not unicodedata.is_normalized("NFC", text):
+        return "entropy must be in Unicode normal form C (NFC)"
+    return None
 
 
 def derive_salt(seed: str, match_id: str, seq: int) -> str:

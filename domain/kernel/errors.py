@@ -118,6 +118,14 @@ class UndoRefusedError(RingsideError):
     status = 409
 
 
+class EntropyRefusedError(RingsideError):
+    """Entropy a seat cannot add now: the match takes none from its seats, the seat already added
+    its own, or the first chance outcome was drawn."""
+
+    code = "entropy-refused"
+    status = 409
+
+
 class ImpossibleOutcomeError(RingsideError):
     """A recorded chance outcome that cannot have happened (e.g. a tile no longer in the stack)."""
 

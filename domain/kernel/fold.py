@@ -12,11 +12,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .canonical import JSON, NotCanonicalError, digest
+from .chance import entropy_problem
 from .contract import Decision, MatchConfig, Result, Ruleset, ScoreLine, ScoreSheet
 from .errors import (
     ChancePendingError,
     EngineVersionError,
+    EntropyRefusedError,
     ImpossibleOutcomeError,
+    InvalidRequestError,
     MatchOverError,
     NotYourTurnError,
     UndoRefusedError,
@@ -25,6 +28,7 @@ from .record import (
     CHANCE,
     CREATED,
     ENDED,
+    ENTROPY_ADDED,
     KEY_ROTATED,
     MOVE,
     REDONE,
@@ -124,6 +128,10 @@ class MatchFold:
         self.hidden_chance: dict[int, JSON] = {}
         self.undo: dict[str, UndoRequest] = {}
         self.seed: str | None = None
+        self.seat_entropy: dict[int, str] = {}
+        """Entropy each seat added after creation (policy entropy_from "seats"), by seat."""
+        self.first_chance_seq: int | None = None
+        """The first chance event of this record: seat entropy is taken only before it."""
         # a fork starts with its parent's penalties (their `seq` is the parent's ruling)
         self.penalties: list[dict[str, Any]] = [dict(p) for p in header.get("penalties", [])]
         self.status = "active"
@@ -146,6 +154,31 @@ class MatchFold:
     @property
     def undo_policy(self) -> str:
         return str(self.header["undo_policy"])
+
+    @property
+    def entropy_from(self) -> str | None:
+        """"seats" when every seat adds entropy before the first draw; None (older records too)
+        when the entropy given at creation is all."""
+        value = self.header.get("entropy_from")
+        return None if value is None else str(value)
+
+    @property
+    def entropy(self) -> list[str]:
+        """What server-drawn outcomes derive from besides the seed: the creation-time entropy,
+        then each seat's added entropy in seat order (so the order in which they arrived, which
+        the server could influence, changes nothing). Without seat entropy: the creation list."""
+        creation = list(self.header["entropy"])
+        if not self.seat_entropy:
+            return creation
+        return [*creation, *(self.seat_entropy[seat] for seat in sorted(self.seat_entropy))]
+
+    @property
+    def awaiting_entropy(self) -> list[int]:
+        """The seats whose entropy is still missing while the match may take it (policy "seats",
+        active, before the first draw): no chance outcome is drawn until this is empty."""
+        if self.entropy_from != "seats" or self.first_chance_seq is not None or self.status != "active":
+            return []
+        return [seat for seat in range(self.seats) if seat not in self.seat_entropy]
 
     def score_sheet(self) -> ScoreSheet:
         sheet = self.ruleset.score(self.state)
@@ -183,7 +216,9 @@ class MatchFold:
         """Parse and validate a seat's move against the current state; return the parsed move."""
         self.check_active()
         if self.decision.chance is not None:
-            raise ChancePendingError(f"waiting for a chance outcome ({self.decision.chance.kind}), not a move")
+            missing = self.awaiting_entropy
+            after = f", drawn once seats {missing} have added their entropy" if missing else ""
+            raise ChancePendingError(f"waiting for a chance outcome ({self.decision.chance.kind}){after}, not a move")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise NotYourTurnError(f"there is no seat {seat!r} in this match")
         if seat not in self.decision.seats:
@@ -207,6 +242,26 @@ class MatchFold:
             raise ImpossibleOutcomeError(
                 f"{outcome!r} cannot come out of {spec.kind} now (it is not among the remaining outcomes)"
             )
+
+    def check_entropy(self, seat: Any, text: Any) -> None:
+        """A seat's entropy may be added: the match takes it, before the first draw, once per
+        seat, well-formed (the same checks for the command and for verification)."""
+        self.check_active()
+        if self.entropy_from != "seats":
+            raise EntropyRefusedError(
+                "this match takes no entropy from its seats: its chance draws use the entropy given at "
+                "creation (create the match with entropy_from 'seats' for seat entropy)")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
+            raise InvalidRequestError(f"there is no seat {seat!r} in this match (seats 0..{self.seats - 1})")
+        if self.first_chance_seq is not None:
+            raise EntropyRefusedError(
+                f"too late: the first chance outcome was drawn at event {self.first_chance_seq}, and "
+                "entropy is taken only before it")
+        if seat in self.seat_entropy:
+            raise EntropyRefusedError(f"seat {seat} already added its entropy (each seat adds it once)")
+        problem = entropy_problem(text)
+        if problem is not None:
+            raise InvalidRequestError(problem)
 
     def own_undo_allowed(self, seat: int, from_seq: int) -> bool:
         """True when `seat` may take back its moves from `from_seq` with nobody's consent: since
@@ -265,6 +320,8 @@ class MatchFold:
         spec = self.decision.chance
         if spec is None:
             raise ValueError(f"entry {entry.seq}: chance outcome while no chance event is pending")
+        if self.first_chance_seq is None:
+            self.first_chance_seq = entry.seq
         if spec.visible_to != "all":
             self.hidden_chance[entry.seq] = list(spec.visible_to) if isinstance(spec.visible_to, tuple) \
                 else spec.visible_to
@@ -345,6 +402,10 @@ class MatchFold:
         self.status = "ended"
         self.end = entry.payload
 
+    def _on_entropy_added(self, entry: Entry) -> None:
+        """A seat's entropy: public, and part of every later draw's derivation; the game is unchanged."""
+        self.seat_entropy[entry.payload["seat"]] = entry.payload["entropy"]
+
     # ---- mechanics -------------------------------------------------------------------
     def _touch(self, keep_redo: bool = False) -> None:
         """Something changed the game: pending undo requests no longer describe it."""
@@ -408,6 +469,8 @@ class MatchFold:
             "last_at": self.last_at, "created_at": self.created_at,
             "created_key": self.created_key, "signing_keys": sorted(self.signing_keys),
             "record_keys": self.record_keys,
+            "seat_entropy": {str(k): v for k, v in self.seat_entropy.items()},
+            "first_chance_seq": self.first_chance_seq,
         }
 
     @classmethod
@@ -441,6 +504,9 @@ class MatchFold:
         fold.seed, fold.penalties = data["seed"], data["penalties"]
         fold.status, fold.end = data["status"], data["end"]
         fold.last_at, fold.created_at = data["last_at"], data["created_at"]
+        # snapshots taken before seat entropy existed have neither (their matches take none)
+        fold.seat_entropy = {int(k): v for k, v in data.get("seat_entropy", {}).items()}
+        fold.first_chance_seq = data.get("first_chance_seq")
         return fold
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MatchFold:
@@ -458,6 +524,7 @@ class MatchFold:
         clone.undo = dict(self.undo)
         clone.penalties = list(self.penalties)
         clone.signing_keys = set(self.signing_keys)
+        clone.seat_entropy = dict(self.seat_entropy)
         return clone
 
 
@@ -467,6 +534,19 @@ def secret_group_complete(before: Decision, after: Decision, pending_seats: set[
     if not after.secret or after.chance is not None:
         return True
     return bool(pending_seats & set(after.seats)) or not set(after.seats) <= set(before.seats)
+
+
+def entropy_actor_problem(seat: Any, actor: Any) -> str | None:
+    """Why `actor` may not add `seat`'s entropy, or None: the seat's own player (or a substitute
+    or bot playing that seat), or an arbiter acting for it."""
+    kind = actor.get("kind") if isinstance(actor, dict) else None
+    if kind == "arbiter" and actor.get("seat") in (None, seat):
+        return None
+    if kind in ("seat", "substitute", "bot"):
+        if actor.get("seat") == seat:
+            return None
+        return f"seat {actor.get('seat')}'s {'player' if kind == 'seat' else kind} cannot add seat {seat}'s entropy"
+    return f"a {kind} cannot add a seat's entropy: only the seat's player or an arbiter acting for it"
 
 
 def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
@@ -535,4 +615,5 @@ _HANDLERS = {
     RULING: MatchFold._on_ruling,
     ENDED: MatchFold._on_ended,
     KEY_ROTATED: MatchFold._on_key_rotated,
+    ENTROPY_ADDED: MatchFold._on_entropy_added,
 }

@@ -82,6 +82,10 @@ class Match(Aggregate):
         TOPIC = "ringside.match.key-rotated/1"
         class_version = 1
 
+    class EntropyAdded(Event):
+        TOPIC = "ringside.match.entropy-added/1"
+        class_version = 1
+
     EVENT_BY_KIND: ClassVar[dict[str, type[Event]]] = {}
 
     def __init__(self, entry: dict[str, Any]) -> None:
@@ -115,6 +119,7 @@ Match.EVENT_BY_KIND.update({
     record.RULING: Match.RulingMade,
     record.ENDED: Match.MatchEnded,
     record.KEY_ROTATED: Match.KeyRotated,
+    record.ENTROPY_ADDED: Match.EntropyAdded,
 })
 
 

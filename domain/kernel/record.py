@@ -26,9 +26,10 @@ ENDED = "ended"
 KEY_ROTATED = "key-rotated"
 """The recording server hands its authority over this record to a new signing key; signed by the
 old key, it is the only way another key may sign the events that follow."""
+ENTROPY_ADDED = "entropy-added"
 
 MATCH_KINDS = (CREATED, MOVE, CHANCE, UNDO_REQUESTED, UNDO_ANSWERED, RETRACTED, REDONE,
-               SEED_REVEALED, RULING, ENDED, KEY_ROTATED)
+               SEED_REVEALED, RULING, ENDED, KEY_ROTATED, ENTROPY_ADDED)
 
 ANNOTATIONS_OPENED = "annotations-opened"
 ANNOTATION_ADDED = "annotation-added"

@@ -20,7 +20,7 @@ from .bundle import Bundle, read_bundle
 from .canonical import JSON, digest
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
-from .fold import UNDO_POLICIES, MatchFold
+from .fold import UNDO_POLICIES, MatchFold, entropy_actor_problem
 from .integrity import GENESIS, is_hex, key_id_of
 from .receipts import ReceiptCheck, check_receipts
 from .record import (
@@ -28,6 +28,7 @@ from .record import (
     CHANCE,
     CREATED,
     ENDED,
+    ENTROPY_ADDED,
     KEY_ROTATED,
     MOVE,
     REDONE,
@@ -42,7 +43,7 @@ from .registry import get_game
 from .trust import Trust
 
 CHECKS = ("format", "sequence", "chain", "signature", "header", "legality", "chance", "seed", "undo",
-          "ruling", "score", "annotations", "trailer", "trust", "receipts")
+          "ruling", "score", "annotations", "trailer", "trust", "receipts", "entropy")
 
 
 @dataclass
@@ -435,6 +436,8 @@ def _header_problem(header: dict[str, Any], ruleset: Any) -> str | None:
     entropy, prelude, fork_of = header.get("entropy"), header.get("prelude"), header.get("fork_of")
     if not (isinstance(entropy, list) and all(isinstance(item, str) for item in entropy)):
         return "players' entropy is not a list of strings"
+    if "entropy_from" in header and (header["entropy_from"] != "seats" or header.get("randomness") != "server"):
+        return "entropy policy is not 'seats' in a server-mode match"
     if not (isinstance(header.get("components"), dict) and isinstance(header["components"].get("hash"), str)):
         return "component set is not named by its hash"
     kinds = ("move", "forced", "chance")
@@ -498,6 +501,9 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
     elif entry.kind == ENDED:
         _check_end(fold, entry)
         _count(report, "score")
+    elif entry.kind == ENTROPY_ADDED:
+        _check_entropy(fold, entry, report)
+        _count(report, "entropy")
     elif entry.kind == SEED_REVEALED and (fold.status != "ended" or fold.seed is not None
                                           or not isinstance(payload.get("seed"), str) or payload.get("seed") != seed):
         raise _Failed(Divergence("seed", "a seed revealed during play, twice, or not the seed checked "
@@ -530,8 +536,32 @@ def _check_salt(fold: MatchFold, entry: Entry, seed: str) -> None:
                                  seq=entry.seq, expected=expected, actual=entry.payload.get("salt")))
 
 
+def _check_entropy(fold: MatchFold, entry: Entry, report: Report) -> None:
+    """Seat entropy: under the policy, before the first draw, once per seat, well-formed, by the
+    seat's player or an arbiter acting for it (the same checks as add_entropy)."""
+    payload, actor = entry.payload, entry.actor
+    seat = payload.get("seat")
+    try:
+        if set(payload) != {"seat", "entropy"}:
+            raise RingsideError("an entropy event holds exactly a seat and its entropy")
+        fold.check_entropy(seat, payload["entropy"])
+    except RingsideError as error:
+        raise _Failed(Divergence("entropy", error.message, seq=entry.seq, actual=payload)) from None
+    problem = entropy_actor_problem(seat, actor)
+    if problem is not None:
+        raise _Failed(Divergence("entropy", problem, seq=entry.seq, expected=f"seat {seat}'s player or an arbiter",
+                                 actual=actor))
+    if actor.get("kind") == "arbiter":
+        report.notes.append(f"seat {seat}'s entropy (event {entry.seq}) was entered by an arbiter, who can read "
+                            "the seed: the draws are not protected from the arbiter")
+
+
 def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
     payload = entry.payload
+    if fold.awaiting_entropy:
+        raise _Failed(Divergence("entropy", "a chance outcome drawn before every seat had added its entropy",
+                                 seq=entry.seq, expected=f"entropy from seats {fold.awaiting_entropy} first",
+                                 actual=entry.kind))
     try:
         fold.check_outcome(payload["outcome"])
     except RingsideError as error:
@@ -546,7 +576,7 @@ def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Repor
             raise _Failed(Divergence("chance", "a server-mode match with an outcome not derived from the seed",
                                      seq=entry.seq))
         if seed is not None:
-            derived = derive_outcome(seed, fold.match_id, fold.header["entropy"], entry.seq, spec)
+            derived = derive_outcome(seed, fold.match_id, fold.entropy, entry.seq, spec)
             claimed = {"outcome": payload["outcome"], "index": payload["derivation"].get("index"),
                        "draw": payload["derivation"].get("draw")}
             wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}

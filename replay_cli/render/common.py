@@ -78,6 +78,10 @@ def event_text(entry: dict[str, Any]) -> str:
         return f"moves from #{p.get('from_seq')} retracted ({p.get('authority')})"
     if kind == "redone":
         return f"retraction #{p.get('retraction')} redone"
+    if kind == "entropy-added":
+        actor = entry.get("actor") or {}
+        by = " (entered by an arbiter)" if actor.get("kind") == "arbiter" else ""
+        return f"seat {p.get('seat')} adds entropy {compact(p.get('entropy'), 60)}{by}"
     if kind == "seed-revealed":
         return f"seed revealed: {str(p.get('seed', ''))[:16]}…"
     if kind == "ruling":
@@ -108,7 +112,9 @@ def decision_text(summary: dict[str, Any], view: dict[str, Any]) -> Text:
         reason = end.get("reason", "over") if isinstance(end, dict) else "over"
         return Text(f"match over ({reason})" + (f": won by {winners}" if winners else ""), style="bold")
     if decision.get("chance"):
-        return Text(f"waiting for chance: {decision['chance'].get('kind')} ({decision.get('prompt', '')})")
+        awaiting = decision.get("awaiting_entropy")
+        after = f"; drawn once seats {', '.join(map(str, awaiting))} add their entropy" if awaiting else ""
+        return Text(f"waiting for chance: {decision['chance'].get('kind')} ({decision.get('prompt', '')}){after}")
     seats = decision.get("seats", [])
     who = ", ".join(f"seat {s} ({player_name(summary, s)})" for s in seats)
     secret = " [secret, simultaneous]" if decision.get("secret") else ""

@@ -103,7 +103,7 @@ def test_racing_imports_of_one_bundle_store_it_once(app: Ringside, tmp_path: Pat
     results, errors = all_at_once([lambda: app.import_bundle(text) for _ in range(4)])
     assert results == [match_id]
     _typed(errors)
-    assert_linear_and_verified(app, match_id)
+    assert_linear_and_verified(app, match_id, trusted=False)  # imported: intact, vouched for by nobody here
 
 
 def test_racing_creations_with_one_new_component_set_all_succeed(app: Ringside) -> None:

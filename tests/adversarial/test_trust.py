@@ -123,16 +123,16 @@ def test_an_upper_case_hex_digit_in_the_trailer_signature_is_caught(undone: tupl
     changed = body + "\n" + trailer[:position] + trailer[position].upper() + trailer[position + 1:] + "\n"
     report = verify_bundle(changed, trust=_trust(key))
     assert not report.ok and report.divergence is not None and report.divergence.check in ("trailer", "format")
-    caught = 0
+    caught = tried = 0
     for index in range(len(trailer_line)):  # every byte of the trailer line counts
         character = trailer_line[index]
         swapped = character.upper() if character.islower() else character.lower() if character.isupper() else None
         if swapped is None or swapped == character:
             continue
         variant = body + "\n" + trailer_line[:index] + swapped + trailer_line[index + 1:] + "\n"
+        tried += 1
         caught += not verify_bundle(variant, trust=_trust(key)).ok
-        assert not verify_bundle(variant, trust=_trust(key)).ok, index
-    assert caught > 100
+    assert caught == tried and tried > 50
 
 
 def test_importing_vouches_for_nothing(undone: tuple[str, ServerKey], tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -158,3 +159,13 @@ def play_to_end(client: httpx.Client, match: Match, seed: int = 0, limit: int = 
         if play_one(client, match, rng) is None:
             return steps
     raise AssertionError("the match did not end")
+
+
+def add_account(server: Server, name: str) -> str:
+    """An account token on the server's store, made as the operator does (`ringside accounts add`)."""
+    command = [sys.executable, "-m", "replay_cli", "--store", str(server.store or server.data_dir), "accounts", "add",
+               name, "--json"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=True)
+    token: str = json.loads(done.stdout)["token"]
+    return token

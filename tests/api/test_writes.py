@@ -13,7 +13,7 @@ import httpx
 
 from domain.kernel.integrity import head_message, verify_signature
 
-from .support import Match, Server, bearer, create, play_one, play_to_end
+from .support import Match, Server, add_account, bearer, create, play_one, play_to_end
 
 
 def to_move(client: httpx.Client, match: Match) -> tuple[int, int, list[dict[str, Any]]]:
@@ -421,6 +421,7 @@ def test_bundle_export_import_verify(client: httpx.Client, fresh_server: Server)
     assert bundle.status_code == 200 and bundle.headers["content-type"].startswith("application/x-ndjson")
     report = client.post("/verify", content=bundle.content, headers={"content-type": "application/x-ndjson"}).json()
     assert report["ok"] and report["match_id"] == match.id
+    assert [signer["trusted_as"] for signer in report["signers"]] == ["this server"]
     tampered = bundle.text.replace('"type":"pass"', '"type":"roll"', 1)
     if tampered != bundle.text:
         assert client.post("/verify", content=tampered.encode()).json()["ok"] is False
@@ -431,14 +432,21 @@ def test_bundle_export_import_verify(client: httpx.Client, fresh_server: Server)
         and garbage.json()["ok"] is False
         and garbage.json()["divergence"]["check"] == "format"
     )
-    assert client.post("/bundles", content=bundle.content).status_code == 422  # already here
+    assert client.post("/bundles", content=bundle.content).status_code == 401  # importing needs an account
+    assert client.post("/bundles", content=bundle.content, headers=bearer(match.arbiter)).status_code == 403
+    account = add_account(fresh_server, "archive")
     with httpx.Client(base_url=fresh_server.url, timeout=30) as other:
-        imported = other.post("/bundles", content=bundle.content)
+        imported = other.post("/bundles", content=bundle.content, headers=bearer(account))
         assert imported.status_code == 201, imported.text
         data = imported.json()
         assert data["match_id"] == match.id and data["summary"]["status"] == "ended"
+        assert "tokens" not in data and data["imported_by"] == "archive"  # importing grants no role
+        assert data["summary"]["imported"] and not data["summary"]["official"]
+        assert data["summary"]["signed_by"] == client.get(match.path()).json()["signed_by"]
+        assert other.post("/bundles", content=bundle.content, headers=bearer(account)).status_code == 422  # here
         assert other.get(match.path()).json()["head"] == client.get(match.path()).json()["head"]
-        assert other.get(match.path("/verification")).json()["ok"]
+        checked = other.get(match.path("/verification")).json()
+        assert checked["intact"] and not checked["ok"] and checked["divergence"]["check"] == "trust"
         again = other.get(match.path("/bundle")).text
         assert (
             again.splitlines()[1:-1] == bundle.text.splitlines()[1:-1]
@@ -446,8 +454,13 @@ def test_bundle_export_import_verify(client: httpx.Client, fresh_server: Server)
         )
         assert len(other.get(match.path("/annotations")).json()["annotations"]) == 1
         keys = other.get("/keys").json()
-        assert len(keys["keys"]) == 2 and keys["server_key_id"] in keys["keys"]
-        assert other.get(match.path("/state"), headers=bearer(data["tokens"]["arbiter"])).json()["viewer"] == "arbiter"
+        assert list(keys["keys"]) == [keys["server_key_id"]]  # the imported record's key is not vouched for
+        as_importer = other.get(match.path("/state"), headers=bearer(account)).json()
+        assert as_importer["viewer"] == "spectator"
+        note = other.post(match.path("/annotations"), headers=bearer(account), json={"seq": 1, "text": "archived"})
+        assert note.status_code == 201 and note.json()["author"] == {"kind": "annotator", "name": "archive"}
+        assert other.post(match.path("/rulings"), headers=bearer(account),
+                          json={"ruling": "penalty", "seat": 0, "points": 1}).status_code in (401, 403)
 
 
 def test_oversized_bodies_are_refused(client: httpx.Client) -> None:

@@ -236,7 +236,11 @@ def test_export_import_verify(run: Run, played: str, tmp_path: Path) -> None:
     # import into another store: same ID, verifies there
     imported = run.json("--store", str(tmp_path / "other"), "import", str(path))
     assert imported["match_id"] == played
-    assert run.json("--store", str(tmp_path / "other"), "verify", played[:8])["ok"]
+    untrusted = run.json("--store", str(tmp_path / "other"), "verify", played[:8], code=1)
+    assert untrusted["intact"] and untrusted["divergence"]["check"] == "trust"
+    assert "NOT TRUSTED" in run("--store", str(tmp_path / "other"), "verify", played[:8], code=1).stdout
+    origin = untrusted["signers"][0]["public_key"]
+    assert run.json("--store", str(tmp_path / "other"), "verify", played[:8], "--trust", origin)["ok"]
     assert "already" in run("import", str(path), code=2).stderr
     assert run("import", "missing.jsonl", code=2).stderr
 

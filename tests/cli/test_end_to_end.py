@@ -52,7 +52,10 @@ def test_create_play_annotate_export_import_verify(run: Run, game: str, tmp_path
     assert report["annotations"] == 2
     other = str(tmp_path / "other-store")
     assert run.json("--store", other, "import", "match.jsonl")["match_id"] == match_id
-    assert run.json("--store", other, "verify", match_id)["ok"]
+    untrusted = run.json("--store", other, "verify", match_id, code=1)  # imported: nobody here vouches for it
+    assert untrusted["intact"] and untrusted["divergence"]["check"] == "trust"
+    origin = untrusted["signers"][0]["public_key"]
+    assert run.json("--store", other, "verify", match_id, "--trust", origin)["ok"]
     imported = run.json("--store", other, "log", match_id, "--as", "arbiter")
     assert [e["hash"] for e in imported] == [e["hash"] for e in events]
     assert imported[last_move - 1]["annotations"][0]["text"] == "the deciding move"
@@ -91,7 +94,7 @@ def test_every_command_as_a_subprocess(sh: Shell, tmp_path: Path) -> None:
     assert "VERIFIED" in sh("verify", "m.jsonl").stdout
     other = str(tmp_path / "elsewhere")
     assert "imported" in sh("--store", other, "import", "m.jsonl").stdout
-    assert sh("--store", other, "verify", match_id[:8], "--json").stdout
+    assert "NOT TRUSTED" in sh("--store", other, "verify", match_id[:8], code=1).stdout
     assert "bundles in" in sh("simulate", "test-dicevote", "-n", "2", "--out", "sims").stdout
     assert "HTTP API" in sh("serve", "--help").stdout
     # a tampered bundle: exit 1 naming the event; usage errors: exit 2, one line, no traceback

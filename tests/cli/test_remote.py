@@ -25,6 +25,10 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+SERVER_DATA: dict[str, Path] = {}
+"""Each test server's data directory: its operator makes accounts there."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     base = tmp_path_factory.mktemp("remote")
@@ -34,6 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                                 "--store", str(base / "server-data")], cwd=ROOT,
                                env=subprocess_env(base / "unused"), stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    SERVER_DATA[url] = base / "server-data"
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -91,7 +96,9 @@ def test_remote_play_read_adjudicate_export(run: Run, server: str, tmp_path: Pat
     # verification on the server and of the exported bundle, offline
     assert run.json(*url, "verify", match_id)["ok"]
     run(*url, "export", match_id, "-o", "remote.jsonl")
-    assert run.json("verify", "remote.jsonl")["ok"]
+    untrusted = run.json("verify", "remote.jsonl", code=1)  # the server's key is not this store's
+    assert untrusted["intact"] and untrusted["divergence"]["check"] == "trust"
+    assert run.json("verify", "remote.jsonl", "--trust-server", server)["ok"]
     # import the bundle into the local store: the same record
     assert run.json("import", "remote.jsonl")["match_id"] == match_id
     assert [e["hash"] for e in run.json("log", match_id, "--as", "arbiter")] == [e["hash"] for e in events]
@@ -118,12 +125,14 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
     assert fork["tokens"]["arbiter"]
     run(*arbiter, "rule", match_id, "forfeit", "--seat", "1")
     assert run.json("--url", server, "show", match_id)["status"] == "ended"
-    # a local bundle imported to the server gets new tokens
+    # a local bundle imported to the server by an account: no tokens, vouched for by nobody
     local = run.new("test-dicevote")
     run("play", local, "--watch", "-q")
     run("export", local, "-o", "local.jsonl")
-    imported = run.json("--url", server, "import", "local.jsonl")
-    assert imported["match_id"] == local and imported["tokens"]["arbiter"]
+    assert run("--url", server, "import", "local.jsonl", code=1).stderr.count("account") >= 1
+    account = run.json("--store", str(SERVER_DATA[server]), "accounts", "add", "archive")["token"]
+    imported = run.json("--url", server, "--token", account, "import", "local.jsonl")
+    assert imported["match_id"] == local and "tokens" not in imported
     # errors: one line, the right exit status
     assert run("--url", server, "show", "00000000-0000-0000-0000-000000000000", code=2).stderr.count("\n") == 1
     assert "token" in run("--url", server, "--token", "rs_nonsense", "annotate", match_id, "1", "x",
@@ -132,4 +141,23 @@ def test_remote_undo_rulings_fork_reveal_import(run: Run, server: str, tmp_path:
     assert json.loads(run("--url", server, "verify", match_id, "--json").stdout)["ok"]
     report = run.json("--url", server, "simulate", "test-dicevote", "-n", "2", "--out", "remote-sims")
     assert report["matches"] == 2 and len(list((tmp_path / "remote-sims").glob("*.jsonl"))) == 2
-    assert run.json("verify", "remote-sims")["ok"]
+    assert run.json("verify", "remote-sims", "--trust-server", server)["ok"]
+
+
+def test_remote_seat_entropy(run: Run, server: str) -> None:
+    created = run.json("--url", server, "new", "test-dicevote", "-p", "ann", "-p", "bob", "--seat-entropy")
+    match_id, tokens = created["match_id"], created["tokens"]
+    assert run.json("--url", server, "show", match_id)["decision"]["awaiting_entropy"] == [0, 1]
+    seat0 = ["--url", server, "--token", tokens["seats"][0]["token"]]
+    arbiter = ["--url", server, "--token", tokens["arbiter"]]
+    assert "still waits for seats 1" in run(*seat0, "entropy", match_id, "--seat", "0", "ann over http").stdout
+    assert "own seat" in run(*seat0, "entropy", match_id, "--seat", "1", "not mine", code=1).stderr
+    assert "needs a token" in run("--url", server, "entropy", match_id, "--seat", "1", "anon", code=1).stderr
+    done = run.json(*arbiter, "entropy", match_id, "--seat", "1", "--arbiter", "for bob")
+    assert len(done["appended"]) == 5 and done["events"][0]["actor"] == {"kind": "arbiter", "seat": 1}
+    assert "too late" in run(*arbiter, "entropy", match_id, "--seat", "0", "late", "--arbiter", code=1).stderr
+    run(*arbiter, "play", match_id, "--watch", "-q")
+    assert run.json("--url", server, "verify", match_id)["ok"]
+    # a new match played by bots over HTTP: each bot seat's entropy goes with its own token
+    assert "match over" in run("--url", server, "play", "test-dicevote", "-p", "bot", "-p", "bot",
+                               "--seat-entropy", "-q").stdout

@@ -65,3 +65,13 @@ def test_known_bytes_of_the_definition_are_kept() -> None:
     value = {"z": "\x00\x1f\x7f\u2028\"\\", "é": 2**64, "a": [-1, "\U0001f600"], "B": {"e\u0301": None}}
     assert encode(value) == ('{"B":{"\u00e9":null},"a":[-1,"\U0001f600"],"z":"\\u0000\\u001f\x7f\u2028\\"\\\\",'
                              '"\u00e9":18446744073709551616}').encode("utf-8")
+
+
+@pytest.mark.parametrize("bad", ["\ud800", "ok\udfff", {"\ud800": 1}, {"a": ["\udc00"]}, {"k": {"\udbff": None}}])
+def test_a_lone_surrogate_is_not_text_and_is_refused(bad: object) -> None:
+    """JSON lets `\\ud800` through as an escape; it has no UTF-8 bytes, so it cannot be hashed."""
+    with pytest.raises(NotCanonicalError, match="surrogate"):
+        normalize(bad)
+    with pytest.raises(NotCanonicalError):
+        encode(bad)
+    assert encode("\U0001f600") == b'"' + "\U0001f600".encode() + b'"'  # a proper pair is one character

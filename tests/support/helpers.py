@@ -35,14 +35,15 @@ def to_turn(app: Ringside, match_id: uuid.UUID) -> int:
     return fold.decision.seats[0]
 
 
-def assert_linear_and_verified(app: Ringside, match_id: uuid.UUID) -> None:
-    """The record is one unbroken chain 1..n and verifies: nothing lost, doubled or reordered."""
+def assert_linear_and_verified(app: Ringside, match_id: uuid.UUID, trusted: bool = True) -> None:
+    """The record is one unbroken chain 1..n and verifies (intact, and trusted when it was recorded
+    here): nothing lost, doubled or reordered."""
     entries = app.entries(match_id)
     assert [e.seq for e in entries] == list(range(1, len(entries) + 1))
     for before, after in itertools.pairwise(entries):
         assert after.prev == before.hash
     report = app.verify_match(match_id)
-    assert report.ok, report.summary()
+    assert report.intact and report.ok == trusted, report.summary()
 
 
 def all_at_once(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[BaseException]]:
