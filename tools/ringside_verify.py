@@ -175,6 +175,18 @@ def chance_value(seed: str, match_id: str, entropy: list[str], seq: int, draw: i
     return int.from_bytes(hmac.new(bytes.fromhex(seed), message, hashlib.sha256).digest(), "big")
 
 
+def derive_index(seed: str, match_id: str, entropy: list[str], seq: int, weight: int) -> tuple[int, int]:
+    """(index, draw) of the chance event at `seq` whose outcome line has total weight `weight` (which the
+    rules engine states): the first draw whose value, masked to the bits of weight - 1, is below it."""
+    if weight <= 0:
+        raise ValueError("a chance event needs at least one possible outcome")
+    mask = (1 << max(1, (weight - 1).bit_length())) - 1
+    draw = 0
+    while (chance_value(seed, match_id, entropy, seq, draw) & mask) >= weight:
+        draw += 1
+    return chance_value(seed, match_id, entropy, seq, draw) & mask, draw
+
+
 def is_hex(value: Any, length: int) -> bool:
     """Lowercase hexadecimal of exactly `length` digits (an upper-case digit is never valid)."""
     return isinstance(value, str) and _HEX[length].fullmatch(value) is not None

@@ -96,3 +96,32 @@ def test_the_table_of_vectors_is_the_index() -> None:
             wanted = f"`{expect['check']}` at {where}{expect['seq']}"
         assert rows.get(vector["name"], "").strip() == wanted, vector["name"]
     assert set(rows) == {vector["name"] for vector in vectors()}
+
+
+def test_chance_derivation_needs_only_the_seed_and_the_weight() -> None:
+    """In the seat-entropy vector every die and the first deal derive, rules-free, from the seed, the match
+    ID, the creation entropy followed by each seat's in seat order, the seq and the outcome line's weight."""
+    lines = [json.loads(line) for line in (VECTORS / "seat-entropy.ringside.jsonl").read_bytes().split(b"\n")[:-1]]
+    events = [line for line in lines if line["type"] == "event"]
+    created = events[0]["payload"]
+    assert created["entropy_from"] == "seats"
+    seat_entropy = {e["payload"]["seat"]: e["payload"]["entropy"] for e in events if e["kind"] == "entropy-added"}
+    entropy = [*created["entropy"], *(seat_entropy[seat] for seat in sorted(seat_entropy))]
+    assert entropy == ["table 7", "Ann's lucky dice", "Bob: 42"]
+    seed, match_id = events[-1]["payload"]["seed"], events[0]["stream"]
+    chances = [e for e in events if e["kind"] == "chance"]
+    weights = {"die": 6}
+    first_deal = chances[0]
+    assert first_deal["payload"]["kind"] == "draw"
+    index_, draw = ringside_verify.derive_index(seed, match_id, entropy, first_deal["seq"], 12)  # a full deck
+    assert first_deal["payload"]["derivation"] == {"mode": "server", "index": index_, "draw": draw}
+    dice = [e for e in chances if e["payload"]["kind"] == "die"]
+    assert any(e["payload"]["derivation"]["draw"] > 0 for e in dice)  # one was drawn again (rejection)
+    for die in dice:
+        index_, draw = ringside_verify.derive_index(seed, match_id, entropy, die["seq"], weights["die"])
+        assert die["payload"]["derivation"] == {"mode": "server", "index": index_, "draw": draw}
+        assert die["payload"]["outcome"] == index_ + 1
+    second = dice[1]
+    assert second["seq"] == 9 and second["payload"]["derivation"]["draw"] == 1
+    assert ringside_verify.chance_value(seed, match_id, entropy, 9, 0) & 0b111 in (6, 7)
+    assert "its second die (event 9) was drawn\n  again (`\"draw\": 1`)" in TEXT
