@@ -118,6 +118,28 @@ def play(directory: Path, second_vote: str = "low", rotate: bool = False) -> Pla
         app.close()
 
 
+ENTROPY_MATCH_ID = uuid.UUID("5e7e0000-0000-4000-8000-00000000e011")
+
+
+def play_with_seat_entropy(directory: Path) -> str:
+    """A match that takes entropy from its seats: created with `entropy_from: "seats"` and creation
+    entropy, each seat adds its own before the deal (which waits for both), then bots play it out."""
+    app = Ringside.open(data_dir=directory, key=ORIGIN, clock=FixedStepClock("2026-03-01T00:00:00.000000Z"))
+    try:
+        app.create_match("test-dicevote", ["Ann", "Bob"], options={"rounds": 1, "hand_size": 1}, seed=SEED,
+                         match_id=ENTROPY_MATCH_ID, entropy=["table 7"], entropy_from="seats",
+                         title="vector match with seat entropy")
+        app.add_entropy(ENTROPY_MATCH_ID, 1, "Bob: 42")  # in any order: the derivation takes them by seat
+        app.add_entropy(ENTROPY_MATCH_ID, 0, "Ann's lucky dice")
+        moves = 0
+        while app.play_bot(ENTROPY_MATCH_ID, seed=moves) is not None:
+            moves += 1
+        assert app.fold(ENTROPY_MATCH_ID).status == "ended"
+        return app.export_bundle(ENTROPY_MATCH_ID)
+    finally:
+        app.close()
+
+
 def imported_and_annotated(directory: Path, bundle: str) -> str:
     """Another server imports the record, annotates it under its own key and exports it."""
     app = Ringside.open(data_dir=directory, key=OTHER, clock=FixedStepClock("2026-02-01T00:00:00.000000Z"))
@@ -272,6 +294,17 @@ def wrong_seed(valid: str) -> tuple[str, int]:
     return render(lines, ORIGIN), revealed["seq"]
 
 
+def redacted_but_altered(valid: str) -> tuple[str, int]:
+    """Ann's seat-only annotation with its text changed, the line marked redacted (so that its hash would
+    not be recomputed) but its payload kept, and the trailer made again by the exporting server: an
+    annotation Ann never wrote under a valid signature, unless a redacted line must hide its content."""
+    lines = parse(valid)
+    target = next(line for line in annotations_of(lines) if line["payload"].get("visibility") == "seat:0")
+    target["payload"]["text"] = "I went low"
+    target["redacted"] = True
+    return render(lines, ORIGIN), target["seq"]
+
+
 def rotation_signed_by_the_new_key(rotated: str) -> tuple[str, int]:
     """The key-rotated event signed by the key it hands authority to instead of the key then authorised."""
     lines = parse(rotated)
@@ -297,6 +330,7 @@ def build(out: Path) -> None:
         changed = play(Path(scratch) / "rewritten", second_vote="high")
         rotated = play(Path(scratch) / "rotated", rotate=True)
         imported = imported_and_annotated(Path(scratch) / "other", genuine.bundle)
+        entropy = play_with_seat_entropy(Path(scratch) / "entropy")
     valid = genuine.bundle
     last_vote = genuine.last_vote
     files: dict[str, str] = {"valid.ringside.jsonl": valid, "receipts.json": receipts_file(genuine),
@@ -337,6 +371,12 @@ def build(out: Path) -> None:
     add("redacted-annotation", genuine.spectators_bundle, expect(True),
         f"exported for a spectator: annotation event {redacted[0]['seq']} (seat 0 only) is redacted, its sequence, "
         "link and signature checked, its hash taken as signed")
+    add("seat-entropy", entropy, expect(True), "another match, created to take entropy from its seats: "
+        "creation entropy, then each seat's entropy-added event before the deal; every draw derives from all three")
+    text, seq = redacted_but_altered(valid)
+    add("redacted-but-altered", text, expect(False, "format", seq, "annotations"),
+        f"annotation event {seq}'s text changed and its line marked redacted, its payload kept: a redacted line "
+        "must hide its content ({hidden, id}), or its hash goes unchecked")
     text, seq = changed_payload_byte(valid)
     add("changed-payload-byte", text, expect(False, "chain", seq), "one byte of the die's outcome changed")
     add("resigned-other-key", resigned_other_key(valid), expect(False, "trust", 1),

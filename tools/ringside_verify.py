@@ -121,14 +121,16 @@ def parse_canonical_line(line: bytes) -> dict[str, Any]:
         raise NotCanonical("not UTF-8") from None
     try:
         value = json.loads(text, parse_float=_no_float, parse_constant=_no_float, object_pairs_hook=_unique)
+        if not isinstance(value, dict):
+            raise NotCanonical("not a JSON object")
+        if canonical(value) != line:
+            raise NotCanonical("not in canonical form")
     except NotCanonical:
         raise
+    except RecursionError:
+        raise NotCanonical("nested too deeply to be a record line") from None
     except ValueError as error:
         raise NotCanonical(f"not JSON ({error})") from None
-    if not isinstance(value, dict):
-        raise NotCanonical("not a JSON object")
-    if canonical(value) != line:
-        raise NotCanonical("not in canonical form")
     return value
 
 
@@ -171,6 +173,18 @@ def chance_value(seed: str, match_id: str, entropy: list[str], seq: int, draw: i
     engine masks it to the bits of its outcome line's total weight and rejects values past it."""
     message = canonical({"match": match_id, "entropy": entropy, "seq": seq, "draw": draw})
     return int.from_bytes(hmac.new(bytes.fromhex(seed), message, hashlib.sha256).digest(), "big")
+
+
+def derive_index(seed: str, match_id: str, entropy: list[str], seq: int, weight: int) -> tuple[int, int]:
+    """(index, draw) of the chance event at `seq` whose outcome line has total weight `weight` (which the
+    rules engine states): the first draw whose value, masked to the bits of weight - 1, is below it."""
+    if weight <= 0:
+        raise ValueError("a chance event needs at least one possible outcome")
+    mask = (1 << max(1, (weight - 1).bit_length())) - 1
+    draw = 0
+    while (chance_value(seed, match_id, entropy, seq, draw) & mask) >= weight:
+        draw += 1
+    return chance_value(seed, match_id, entropy, seq, draw) & mask, draw
 
 
 def is_hex(value: Any, length: int) -> bool:
@@ -373,6 +387,9 @@ def verify(data: bytes, trusted: Iterable[str] | None = None, receipts: Sequence
     except Failed as failed:
         report.divergence = failed.failure
         return report
+    except Exception as error:  # junk where the bundle has structure that no check above foresaw
+        report.divergence = Failure("format", f"the bundle is malformed ({type(error).__name__}: {error})")
+        return report
     report.ok = True
     return report
 
@@ -543,7 +560,7 @@ def _created(event: dict[str, Any], header: dict[str, Any], report: Report) -> N
         raise Failed("header", "the bundle's component set is not the one the match used", seq=1,
                      expected=components.get("hash") if isinstance(components, dict) else None, actual=content_hash)
     if not is_hex(payload.get("seed_commitment"), 64):
-        raise Failed("format", "the seed commitment is not 64 lowercase hexadecimal digits", seq=1)
+        raise Failed("header", "the seed commitment is not 64 lowercase hexadecimal digits", seq=1)
     report.count("header")
 
 
