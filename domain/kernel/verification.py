@@ -755,7 +755,7 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
                          or not isinstance(entry.payload["id"], str)):
             # a redacted line's hash is taken as signed, so it must carry nothing but its ID: any
             # content on it would be unchecked content
-            raise _Failed(Divergence("annotations", "a redacted annotation line carries content besides its ID",
+            raise _Failed(Divergence("format", "a redacted annotation line carries content besides its ID",
                                      seq=expected_seq, stream="annotations", actual=entry.payload))
         _check_link(entry, expected_seq, prev, stream, keys, report, "annotations", redacted=redacted)
         _signer(signers, entry.key).annotations += 1

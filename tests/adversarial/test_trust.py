@@ -331,6 +331,6 @@ def test_a_redacted_line_that_keeps_content_is_caught(sqlite_app: Ringside, test
     forged = (body + encode(trailer) + b"\n").decode()
     report = verify_bundle(forged, trust=_trust(test_key))
     assert not report.intact and report.divergence is not None
-    assert (report.divergence.check, report.divergence.stream) == ("annotations", "annotations"), report.summary()
+    assert (report.divergence.check, report.divergence.stream) == ("format", "annotations"), report.summary()
     with pytest.raises(Exception, match="does not verify"):
         sqlite_app.import_bundle(forged)
