@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .support import Match, Server, bearer, create
+from .support import Match, Server, add_account, bearer, create
 
 SURROGATES = ["\\ud800", "\\udfff", "\\udc00x", "a\\ud83d"]  # as JSON escapes: lone, not a pair
 
@@ -178,8 +178,10 @@ def test_no_request_stops_the_match_list_on_either_store(request: pytest.Fixture
             answer = httpx.post(server.url + "/matches", json={"game": "test-dicevote", "players": [name, "bob"]})
             assert answer.status_code == 422, answer.text
             assert answer.json()["code"] == "invalid-seats"
+        account = add_account(server, "archive")
         for text in hostile_bundles:
-            answer = httpx.post(server.url + "/bundles", content=text, headers={"content-type": "application/x-ndjson"})
+            answer = httpx.post(server.url + "/bundles", content=text,
+                                headers={"content-type": "application/x-ndjson", **bearer(account)})
             assert answer.status_code == 201, answer.text
         with httpx.Client(base_url=server.url, timeout=30) as client:
             create(client)
