@@ -4,21 +4,25 @@ Engine tier (pure, many seeds): bots play whole matches; every step checks that 
 validate, random illegal moves are refused with a rule ID, apply never mutates its input, states
 survive encode/decode, hidden draws and secret choices do not change what other viewers see
 (a counterfactual check: the same view must come out of every possible hidden outcome), and the
-match ends within the ruleset's bound. Record tier (through the application, few seeds): see
-test_conformance.py.
+match ends within the ruleset's bound. Bots decide from their seat's view only: the same kind of
+counterfactual, replayed to later decision points, must not change any bot's move
+(`check_bots_blind`). Record tier (through the application, few seeds): see
+test_record_conformance.py.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.canonical import digest
 from domain.kernel.chance import derive_outcome
-from domain.kernel.contract import ChanceSpec, MatchConfig, Ruleset
+from domain.kernel.contract import Bot, ChanceSpec, Decision, MatchConfig, Ruleset
 from domain.kernel.errors import IllegalMoveError, MalformedMoveError, RingsideError
+from domain.kernel.fold import secret_group_complete
 from domain.kernel.registry import all_games
 from domain.kernel.viewers import Viewer
 
@@ -103,14 +107,25 @@ def _mutations(move_json: dict[str, Any], rng: random.Random) -> list[Any]:
     return variants
 
 
+def other_outcomes(spec: ChanceSpec, outcome: Any, limit: int = 3) -> list[Any]:
+    """The first few other possible outcomes of a chance event, in the engine's canonical order:
+    the counterfactuals a hidden draw is checked against."""
+    return [alt for alt, weight in spec.outcomes if weight > 0 and digest(alt) != digest(outcome)][:limit]
+
+
+def other_moves(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: Any, limit: int = 1) -> list[Any]:
+    """The first few other legal moves of `seat`: the counterfactuals of a secret choice."""
+    chosen = ruleset.dump_move(move)
+    return [alt for alt in ruleset.legal_moves(before, seat) if ruleset.dump_move(alt) != chosen][:limit]
+
+
 def check_hidden_draw(ruleset: Ruleset[Any, Any], before: Any, spec: ChanceSpec, outcome: Any,
                       after: Any, seats: int) -> None:
     """For each viewer not entitled to the draw, every other possible outcome gives the same view."""
     blind = [viewer for viewer in viewers(seats) if not _may_see(spec, viewer)]
     if not blind:
         return
-    alternatives = [alt for alt, weight in spec.outcomes if weight > 0 and digest(alt) != digest(outcome)]
-    for alternative in alternatives[:3]:
+    for alternative in other_outcomes(spec, outcome):
         other = ruleset.resolve(before, alternative)
         for viewer in blind:
             assert ruleset.view(after, viewer) == ruleset.view(other, viewer), (
@@ -122,9 +137,7 @@ def check_secret_move(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: 
     """While a secret group is incomplete, other seats cannot tell which choice a seat made."""
     if ruleset.decision(after).secret is False or not ruleset.decision(after).seats:
         return
-    for alternative in ruleset.legal_moves(before, seat):
-        if ruleset.dump_move(alternative) == ruleset.dump_move(move):
-            continue
+    for alternative in other_moves(ruleset, before, seat, move):
         other = ruleset.apply(before, seat, alternative)
         for viewer in viewers(seats):
             if viewer.is_seat(seat):
@@ -211,3 +224,216 @@ def _check_illegal(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: lis
         except RingsideError:
             continue
         raise AssertionError(f"validate accepted {candidate!r}, which legal_moves does not list")
+
+
+# ---- bots decide from their seat's view only ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a bot-played match: the state it was taken in, what the match waited for, and
+    what happened (a chance outcome when `seat` is None, else that seat's move model)."""
+
+    before: Any
+    decision: Decision
+    seat: int | None
+    data: Any
+
+
+@dataclass
+class BlindReport:
+    """What the counterfactual bot check saw, summed over matches."""
+
+    states: int = 0
+    """Decision points where something was hidden from the acting seat."""
+    alternatives: int = 0
+    """Alternative states compared there (same view for the seat, other hidden information)."""
+    revealed: int = 0
+    """Alternatives dropped because the table could tell them apart: the varied step was hidden
+    when it happened but has been revealed since (a scored Big Top token, a played card)."""
+    impossible: int = 0
+    """Alternatives dropped because a later step of the match was not possible in them."""
+    leaks: dict[str, int] = field(default_factory=dict)
+    """Per bot: decision points where some alternative changed its move."""
+    examples: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        text = (f"{self.states} decision points, {self.alternatives} alternatives compared "
+                f"({self.revealed} revealed since, {self.impossible} impossible dropped); "
+                f"moves changed with hidden information: {self.leaks or 'never'}")
+        return "\n".join([text, *self.examples[:5]])
+
+
+Choose = Callable[[int, Any, Decision], Any]
+"""What step `index` of a replay does, given the state and decision reached there."""
+
+
+def hidden_from(trail: list[Step], pending: dict[int, int], seat: int) -> list[int]:
+    """Indices of the steps `seat` may not know: chance drawn face down or into another seat's
+    hand (the same rule as the view check), and other seats' choices in a secret group that is
+    still open (`pending`, kept as the kernel's fold keeps it)."""
+    viewer = Viewer.of_seat(seat)
+    drawn = [index for index, step in enumerate(trail) if step.seat is None
+             and step.decision.chance is not None and not _may_see(step.decision.chance, viewer)]
+    chosen = [index for index, other in pending.items() if other != seat]
+    return sorted(drawn + chosen)
+
+
+def replay(ruleset: Ruleset[Any, Any], trail: list[Step], start: int, choose: Choose) -> Any | None:
+    """The state reached by playing `trail` again from step `start` with `choose` deciding each
+    step (the same outcome or move, or another); None when a step is no longer possible there."""
+    state = trail[start].before
+    for index in range(start, len(trail)):
+        step = trail[index]
+        decision = ruleset.decision(state)
+        data = choose(index, state, decision)
+        try:
+            if step.seat is None:
+                spec, was = decision.chance, step.decision.chance
+                if spec is None or was is None or (spec.kind, spec.visible_to) != (was.kind, was.visible_to) \
+                        or spec.weight_of(data) <= 0:
+                    return None
+                state = ruleset.resolve(state, data)
+            else:
+                if step.seat not in decision.seats or decision.secret != step.decision.secret:
+                    return None
+                ruleset.validate(state, step.seat, data)
+                state = ruleset.apply(state, step.seat, data)
+        except RingsideError:
+            return None
+    return state
+
+
+def _varied(trail: list[Step], changed: int, data: Any) -> Choose:
+    return lambda index, state, decision: data if index == changed else trail[index].data
+
+
+def _redrawn(ruleset: Ruleset[Any, Any], trail: list[Step], hidden: set[int], rng: random.Random) -> Choose:
+    """Every hidden step drawn or chosen afresh (chance by its weights, a secret move uniformly)."""
+    def choose(index: int, state: Any, decision: Decision) -> Any:
+        if index not in hidden:
+            return trail[index].data
+        if decision.chance is not None:
+            return decision.chance.pick(rng.randrange(decision.chance.total_weight()))
+        seat = trail[index].seat
+        moves = list(ruleset.legal_moves(state, seat)) if seat is not None else []
+        return moves[rng.randrange(len(moves))] if moves else trail[index].data
+    return choose
+
+
+def counterfactual_states(ruleset: Ruleset[Any, Any], trail: list[Step], hidden: list[int],
+                          rng: random.Random) -> list[tuple[int | None, Any | None]]:
+    """States the match could be in had hidden steps gone otherwise: each of `hidden` varied alone
+    (as the view check varies a draw: the first few other outcomes; another secret choice), then
+    all of them drawn afresh at once. Pairs (the step varied alone or None, the state or None when
+    a later step is impossible there)."""
+    found: list[tuple[int | None, Any | None]] = []
+    for index in hidden:
+        step = trail[index]
+        if step.seat is None:
+            assert step.decision.chance is not None
+            options = other_outcomes(step.decision.chance, step.data)
+        else:
+            options = other_moves(ruleset, step.before, step.seat, step.data)
+        found.extend((index, replay(ruleset, trail, index, _varied(trail, index, option))) for option in options)
+    if len(hidden) > 1:
+        found.append((None, replay(ruleset, trail, hidden[0], _redrawn(ruleset, trail, set(hidden), rng))))
+    return found
+
+
+@dataclass
+class _Blind:
+    """One match's counterfactual bot check: its steps so far, the open secret group, and the
+    hidden steps the table has seen since (not varied again: what the table saw stays known)."""
+
+    ruleset: Ruleset[Any, Any]
+    bots: Mapping[str, Bot]
+    report: BlindReport
+    depth: int
+    trail: list[Step] = field(default_factory=list)
+    pending: dict[int, int] = field(default_factory=dict)
+    known: set[int] = field(default_factory=set)
+
+    def hidden(self, seat: int) -> list[int]:
+        """The latest `depth` steps still hidden from `seat`."""
+        return [index for index in hidden_from(self.trail, self.pending, seat) if index not in self.known][-self.depth:]
+
+    def check(self, state: Any, seat: int, hidden: list[int], bot_seed: int) -> None:
+        """Every bot must choose the same move, with the same generator seed, in every
+        alternative state that looks the same from `seat`."""
+        ruleset, report, bots = self.ruleset, self.report, self.bots
+        seat_viewer, table = Viewer.of_seat(seat), Viewer.spectator()
+        seen, public = ruleset.view(state, seat_viewer), ruleset.view(state, table)
+        chosen = {name: ruleset.dump_move(bot(state, seat, random.Random(bot_seed))) for name, bot in bots.items()}
+        seen_since: set[int | None] = set()
+        still_hidden: set[int | None] = set()
+        leaked: set[str] = set()
+        report.states += 1
+        for varied, other in counterfactual_states(ruleset, self.trail, hidden, random.Random(bot_seed)):
+            if other is None:
+                report.impossible += 1
+                continue
+            if ruleset.view(other, table) != public:
+                report.revealed += 1
+                seen_since.add(varied)
+                continue
+            still_hidden.add(varied)
+            # Sanity: what the table cannot tell apart, the seat cannot either (only steps hidden
+            # from it were varied), and the seat is still the one to act.
+            assert ruleset.view(other, seat_viewer) == seen, f"seat {seat} sees a step hidden from it"
+            assert seat in ruleset.decision(other).seats
+            report.alternatives += 1
+            for name, bot in bots.items():
+                move = ruleset.dump_move(bot(other, seat, random.Random(bot_seed)))
+                if move != chosen[name] and name not in leaked:
+                    leaked.add(name)
+                    report.leaks[name] = report.leaks.get(name, 0) + 1
+                    report.examples.append(f"bot {name!r}, seat {seat}, step {len(self.trail)}: "
+                                           f"{chosen[name]} or {move} depending on hidden information")
+        self.known |= {index for index in seen_since - still_hidden if index is not None}
+
+    def record(self, state: Any, decision: Decision, seat: int | None, data: Any) -> Any:
+        """Take one step (keeping it for replays) and return the state after it."""
+        self.trail.append(Step(state, decision, seat, data))
+        if seat is None:
+            return self.ruleset.resolve(state, data)
+        after = self.ruleset.apply(state, seat, data)
+        if decision.secret:
+            self.pending[len(self.trail) - 1] = seat
+            if secret_group_complete(decision, self.ruleset.decision(after), set(self.pending.values())):
+                self.pending = {}
+        return after
+
+
+def check_bots_blind(case: Case, seed: int, report: BlindReport, every: int = 1, depth: int = 2,
+                     bots: Mapping[str, Bot] | None = None) -> None:
+    """Play a match with the bots (the game's own unless given; each seat its own, rotating with
+    the seed) and, at every `every`-th decision point where something is hidden from the acting
+    seat, compare every bot's move there with its moves in counterfactual states the seat cannot
+    tell from it (the latest `depth` hidden steps varied)."""
+    ruleset = all_games()[case.game]
+    config = config_for(case)
+    bots = dict(ruleset.bots() if bots is None else bots)
+    names = sorted(bots)
+    rng = random.Random(seed)
+    chance_seed = digest({"seed": seed, "case": str(case), "check": "blind bots"})
+    blind = _Blind(ruleset, bots, report, depth)
+    state = ruleset.setup(config)
+    eligible = 0
+    for index in range(ruleset.max_events(config) + 1):
+        decision = ruleset.decision(state)
+        if decision.over:
+            return
+        if decision.chance is not None:
+            outcome = derive_outcome(chance_seed, str(case), [], index, decision.chance).outcome
+            state = blind.record(state, decision, None, outcome)
+            continue
+        seat = decision.seats[rng.randrange(len(decision.seats))]
+        hidden = blind.hidden(seat)
+        if hidden:
+            eligible += 1
+            if eligible % every == 0:
+                blind.check(state, seat, hidden, seed * 100_003 + index)
+        move = bots[names[(seat + seed) % len(names)]](state, seat, rng)
+        state = blind.record(state, decision, seat, move)
+    raise AssertionError(f"{case} did not end within max_events={ruleset.max_events(config)}")

@@ -193,6 +193,16 @@ def score_circus(ledger: Ledger, big_top: Pos, animal: str, value: int, final: b
         ))
 
 
+def circus_figures(line: ScoreLine) -> int:
+    """How many figures a circus line scored the token's value for (0 for any other line): the
+    line's points are that count times the value (BT-4.4), so a planner that does not know the
+    token can value the line at its expected value."""
+    if line.category != "circus":
+        return 0
+    figures = line.refs.get("followers")
+    return len(figures) if isinstance(figures, list) else 0
+
+
 def score_pyramid(ledger: Ledger, pos: Pos) -> None:
     """A complete pyramid scored instead of a figure placement: 5 per acrobat, acrobats go home
     (BT-6.2)."""
