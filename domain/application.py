@@ -256,7 +256,9 @@ class Ringside(ClassCheckedSave):
         self.settings = settings
         super().__init__({**settings.eventsourcing_env(), **(env or {})})
         self.key = key or ServerKey.load_or_create(settings.data_dir)
-        self.retired_keys: dict[str, ServerKey] = {} if key is not None else load_retired_keys(settings.data_dir)
+        self.retired_keys: dict[str, ServerKey] = {
+            key_id: retired for key_id, retired in load_retired_keys(settings.data_dir).items()
+            if key_id != self.key.key_id}
         """Keys this server signed with before its current one: it still answers for the records
         they signed, and hands each over to the current key (a key-rotated event) when it appends."""
         self.clock: Clock = clock or utc_now

@@ -42,7 +42,8 @@ class RemoteSource(Source):
         self.client.close()
 
     # ---- HTTP --------------------------------------------------------------------------------
-    def _request(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> httpx.Response:
+    def _request(self, method: str, path: str, token: str | None = None, allow: tuple[int, ...] = (),
+                 **kwargs: Any) -> httpx.Response:
         headers = dict(kwargs.pop("headers", {}) or {})
         chosen = token or self.token
         if chosen:
@@ -54,7 +55,7 @@ class RemoteSource(Source):
             response = self.client.request(method, path, headers=headers, **kwargs)
         except httpx.HTTPError as error:
             raise CliError(f"cannot reach the server at {self.url}: {error}", EXIT_USAGE) from None
-        if response.status_code >= 400:
+        if response.status_code >= 400 and response.status_code not in allow:
             raise _problem(response)
         return response
 
@@ -151,16 +152,26 @@ class RemoteSource(Source):
 
     def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
                receipts: Sequence[Any] = ()) -> dict[str, Any]:
-        """The server's report (against the keys it holds). To judge a server by keys of your own,
-        export the match and verify the file with --trust."""
+        """Verified here, not taken from the server: the match's bundle is downloaded and checked
+        against the keys this server publishes and any the user trusts. A record this caller may not
+        export yet (in play, or a sealed fork) gets the server's own report, marked as such."""
         if allow_engine_mismatch:
             raise CliError("--allow-engine-mismatch works on bundle files: export the match and verify the file")
         token = self._token(match_id, "arbiter")
+        response = self._request("GET", f"/matches/{match_id}/bundle", token, allow=(403,))
+        if response.status_code == 200:
+            from domain.kernel.verification import verify_bundle
+
+            from .trust import server_trust
+
+            anchors = server_trust(self.url) if trust is None else server_trust(self.url).merge(trust)
+            return verify_bundle(response.content, trust=anchors, receipts=receipts).to_json()
         if receipts:
             checked: dict[str, Any] = self._json("POST", f"/matches/{match_id}/receipts", token,
                                                  json={"receipts": list(receipts)})
             return checked
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/verification", token)
+        result.setdefault("notes", []).append("the server's own report: this caller may not export the record yet")
         return result
 
     def list_matches(self, **filters: Any) -> list[dict[str, Any]]:

@@ -94,7 +94,8 @@ def test_remote_play_read_adjudicate_export(run: Run, server: str, tmp_path: Pat
     assert run.json(*url, "annotate", match_id, "--list")[0]["id"] == note["id"]
     assert "needs a token" in run(*url, "annotate", match_id, "6", "anon", code=1).stderr
     # verification on the server and of the exported bundle, offline
-    assert run.json(*url, "verify", match_id)["ok"]
+    remote = run.json(*url, "verify", match_id)  # the bundle checked here, against the keys the server publishes
+    assert remote["ok"] and remote["signers"][0]["trusted_as"] == f"server {server}"
     run(*url, "export", match_id, "-o", "remote.jsonl")
     untrusted = run.json("verify", "remote.jsonl", code=1)  # the server's key is not this store's
     assert untrusted["intact"] and untrusted["divergence"]["check"] == "trust"
