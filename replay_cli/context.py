@@ -14,6 +14,7 @@ import click
 from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
+from domain.storage import storage_full
 
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, set_no_color
 from .source import BundleSource, LocalSource, Source
@@ -196,6 +197,9 @@ class RingsideGroup(click.Group):
         except Exception as error:
             if os.environ.get("RINGSIDE_DEBUG"):
                 raise
+            if storage_full(error):
+                raise CliError("the store is full, so nothing was recorded: free disk space (or raise the "
+                               "database's quota) and try again", EXIT_INTERNAL) from None
             text = str(error).strip().splitlines()
             raise CliError(f"internal error: {type(error).__name__}: {text[0] if text else ''} "
                            "(set RINGSIDE_DEBUG=1 for the traceback)", EXIT_INTERNAL) from None
