@@ -929,11 +929,16 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         from api.server import run
     except ImportError as error:
         raise CliError(f"the HTTP API is not available in this installation ({error})", EXIT_USAGE) from None
+    from domain.settings import StoreSetupError
+
     obj = settings()
     store = obj.store
     if data_dir is None and store and not store.startswith(("postgresql://", "postgres://")):
         data_dir, store = Path(store), None
-    run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
+    try:
+        run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
+    except StoreSetupError as error:
+        raise CliError(str(error), EXIT_USAGE) from None
 
 
 from .play import play, simulate  # noqa: E402  (registered on the group)

@@ -173,14 +173,15 @@ class LocalSource(Source):
     def app(self) -> Ringside:
         if self._app is None:
             from domain.application import Ringside
+            from domain.settings import StoreSettings
 
+            settings = StoreSettings.resolve(self._data_dir, self._store)
             try:
-                self._app = Ringside.open(data_dir=self._data_dir, store=self._store)
+                self._app = Ringside(settings)
             except RingsideError:
                 raise
             except Exception as error:  # a store that cannot be opened is the user's input
-                where = self._store or self._data_dir or "the default data directory"
-                raise CliError(f"cannot open the store at {where}: {_first_line(error)}") from None
+                raise CliError(str(settings.open_error(error))) from None
         return self._app
 
     def close(self) -> None:
