@@ -52,14 +52,25 @@ class Settings:
         """The source and match ID for a reference: a bundle file path, or a match ID (or unique
         prefix) in the store or on the server."""
         path = Path(ref)
-        if ref and path.is_file():
+        if ref and path_is(path, "file"):
             bundle = BundleSource(path)
             self.sources.append(bundle)
             return bundle, bundle.match_id
-        if ref and path.is_dir():
+        if ref and path_is(path, "dir"):
             raise CliError(f"{ref} is a directory; give a bundle file or a match ID")
         source = self.main_source()
         return source, source.resolve(ref)
+
+
+def path_is(path: Path, kind: str) -> bool:
+    """Whether `path` is a file (kind "file"), a directory ("dir") or anything ("exists"). A name
+    the system cannot even look up (too long, a NUL in it) is none of them: only a match ID."""
+    try:
+        if kind == "exists":
+            return path.exists()
+        return path.is_file() if kind == "file" else path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def settings() -> Settings:
