@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
+
+from domain.settings import StoreSetupError
 
 from .server import run
 
@@ -16,8 +19,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
-    run(host=args.host, port=args.port, data_dir=args.data_dir, store=args.store, workers=args.workers,
-        log_level=args.log_level)
+    try:
+        run(host=args.host, port=args.port, data_dir=args.data_dir, store=args.store, workers=args.workers,
+            log_level=args.log_level)
+    except StoreSetupError as error:  # one line, and argparse's status for bad input
+        print(f"python -m api: error: {error}", file=sys.stderr)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

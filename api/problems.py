@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError, StaleVersionError
+from domain.storage import storage_full
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "urn:ringside:problem:"
@@ -27,6 +28,7 @@ TITLES = {
     400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not found",
     405: "Method not allowed", 409: "Conflict", 413: "Payload too large", 415: "Unsupported media type",
     422: "Unprocessable content", 500: "Internal server error", 503: "Service unavailable",
+    507: "Insufficient storage",
 }
 
 
@@ -127,8 +129,17 @@ def too_large(limit: int, path: str) -> JSONResponse:
                             {"Connection": "close"})
 
 
+STORAGE_FULL_DETAIL = ("the server's store is full, so nothing was recorded: free disk space on the server "
+                       "(or raise the database's quota) and send the request again; reads still work")
+
+
 def fault_problem(method: str, path: str, error: BaseException) -> JSONResponse:
-    """The answer to a fault (a bug or a store failure): logged with its traceback, never shown."""
+    """The answer to a fault: a full store is said plainly (507, nothing was recorded, a retry
+    may succeed later); anything else (a bug, a store failure) is logged with its traceback and
+    never shown."""
+    if storage_full(error):
+        log.error("the store is full: %s %s was not recorded (%s)", method, path, error)
+        return problem_response(problem_body(507, "storage-full", STORAGE_FULL_DETAIL, path), {"Retry-After": "60"})
     log.error("unexpected error on %s %s", method, path, exc_info=error)
     return problem_response(problem_body(500, "internal-error", "the server failed unexpectedly", path))
 
@@ -183,6 +194,26 @@ def install(app: FastAPI) -> None:
         return problem_response(problem_body(error.status_code, code, detail, request.url.path),
                                 dict(error.headers or {}))
 
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, error: Exception) -> JSONResponse:
+    async def _fault(request: Request, error: Exception) -> JSONResponse:
         return fault_problem(request.method, request.url.path, error)
+
+    # The store's own failures (a full disk among them) are answered here rather than by the
+    # catch-all below, which Starlette runs in its outermost layer and then re-raises.
+    for store_error in _store_errors():
+        app.add_exception_handler(store_error, _fault)
+    app.add_exception_handler(Exception, _fault)
+
+
+def _store_errors() -> list[type[Exception]]:
+    import sqlite3
+
+    from eventsourcing.persistence import OperationalError
+
+    errors: list[type[Exception]] = [OperationalError, sqlite3.OperationalError, OSError]
+    try:
+        import psycopg
+
+        errors.append(psycopg.OperationalError)
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        pass
+    return errors

@@ -13,6 +13,16 @@ from urllib.parse import parse_qs, unquote, urlparse
 
 from platformdirs import user_data_dir
 
+from .files import JOURNALS, private_database, private_directory, tighten
+
+STORE_FILES = ("ringside.sqlite3", "index.sqlite3", "api.sqlite3", "ringside.lock", "server-key.pem")
+
+
+class StoreSetupError(Exception):
+    """The store cannot be opened as configured: a data directory that cannot be created or
+    written, a damaged file in it, a database that cannot be reached. The message is one line
+    that names the path (or server) and what is wrong with it."""
+
 
 def default_data_dir() -> Path:
     configured = os.environ.get("RINGSIDE_DATA_DIR")
@@ -42,15 +52,79 @@ class StoreSettings:
     def sqlite_path(self) -> Path:
         return self.data_dir / "ringside.sqlite3"
 
-    def eventsourcing_env(self) -> dict[str, str]:
+    def describe(self) -> str:
+        """Where the store is, for messages (a PostgreSQL URL without its password)."""
         if self.database_url is None:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
+            return f"SQLite in {self.data_dir}"
+        parts = urlparse(self.database_url)
+        return f"PostgreSQL at {parts.hostname or '127.0.0.1'}:{parts.port or 5432}/{parts.path.lstrip('/')}"
+
+    def prepare_data_dir(self) -> None:
+        """The data directory, created for the owner only (or tightened), checked to be usable:
+        raises StoreSetupError naming the directory or file that is not."""
+        directory = self.data_dir
+        try:
+            private_directory(directory)
+        except FileExistsError:
+            raise StoreSetupError(f"the data directory {directory} exists but is not a directory") from None
+        except OSError as error:
+            raise StoreSetupError(f"cannot create the data directory {directory}: "
+                                  f"{error.strerror or error}") from None
+        if not directory.is_dir():
+            raise StoreSetupError(f"the data directory {directory} is not a directory")
+        if self.database_url is not None:  # only the signing key lives here
+            tighten(directory / "server-key.pem")
+            return
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise StoreSetupError(f"the data directory {directory} is not writable: the store, its journals and "
+                                  "lock file are written there (make it writable by this user, or use --store)")
+        for name in STORE_FILES:
+            for path in (directory / name, *(directory / f"{name}{suffix}" for suffix in JOURNALS)):
+                if path.is_dir():
+                    raise StoreSetupError(f"{path} is a directory, where the store keeps a file")
+                if path.exists() and not os.access(path, os.R_OK | (0 if name == "server-key.pem" else os.W_OK)):
+                    raise StoreSetupError(f"{path} is not readable and writable by this user")
+                tighten(path)  # one an older version made readable by others
+
+    def open_error(self, error: BaseException) -> StoreSetupError:
+        """Why opening the store failed, as one line naming the file (or server) and the fault."""
+        from .kernel.integrity import ServerKey
+
+        if isinstance(error, StoreSetupError):
+            return error
+        if isinstance(error, ServerKey.FileError):
+            return StoreSetupError(str(error))
+        lines = str(error).strip().splitlines()
+        text = lines[0] if lines else type(error).__name__
+        if self.database_url is None:
+            store = self.sqlite_path()
+            if "file is not a database" in text:
+                return StoreSetupError(f"{store} is not an SQLite database (damaged, or another file): "
+                                       "restore it from a backup")
+            if "readonly database" in text or "unable to open database file" in text:
+                return StoreSetupError(f"the store {store} cannot be opened for writing ({text}): check that "
+                                       f"{self.data_dir} and its files are writable by this user")
+        return StoreSetupError(f"cannot open the store ({self.describe()}): {text}")
+
+    def eventsourcing_env(self) -> dict[str, str]:
+        """eventsourcing's environment; the data directory is prepared first (owner only, usable)."""
+        self.prepare_data_dir()
+        if self.database_url is None:
+            try:
+                private_database(self.sqlite_path())
+            except OSError as error:
+                raise StoreSetupError(f"cannot create the store {self.sqlite_path()}: "
+                                      f"{error.strerror or error}") from None
             return {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.sqlite_path()),
                 "SQLITE_LOCK_TIMEOUT": "30",
                 "APPLICATION_RECORDER_TOPIC": "domain.recorders:SQLiteRecorder",
             }
+        return self._postgres_env()
+
+    def _postgres_env(self) -> dict[str, str]:
+        assert self.database_url is not None
         parts = urlparse(self.database_url)
         query = parse_qs(parts.query)
         env = {
@@ -69,10 +143,10 @@ class StoreSettings:
         return env
 
     def postgres_conninfo(self) -> str:
-        env = self.eventsourcing_env()
+        env = self._postgres_env()
         return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} dbname={env['POSTGRES_DBNAME']} "
                 f"user={env['POSTGRES_USER']}" + (f" password={env['POSTGRES_PASSWORD']}"
                                                    if env["POSTGRES_PASSWORD"] else ""))
 
     def postgres_schema(self) -> str | None:
-        return self.eventsourcing_env().get("POSTGRES_SCHEMA")
+        return self._postgres_env().get("POSTGRES_SCHEMA")

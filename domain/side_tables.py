@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .settings import StoreSettings
+from .files import private_database, private_directory
+from .settings import StoreSettings, StoreSetupError
 
 
 class SideTables:
@@ -35,12 +36,19 @@ class SideTables:
             self.prefix = ""
             self.placeholder = "?"
             self._sqlite_path = settings.data_dir / sqlite_file
+            private_directory(self._sqlite_path.parent)
+            private_database(self._sqlite_path)  # its journals take its mode: owner only
             self._local = threading.local()
-        with self.transaction() as tx:
-            if self._pool is not None:
-                tx.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key,))
-            for statement in setup:
-                tx.execute(self.sql(statement))
+        try:
+            with self.transaction() as tx:
+                if self._pool is not None:
+                    tx.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key,))
+                for statement in setup:
+                    tx.execute(self.sql(statement))
+        except sqlite3.DatabaseError as error:  # damaged, read-only or not a database: say which file
+            if self._pool is None:
+                raise StoreSetupError(f"cannot open {self._sqlite_path}: {error}") from None
+            raise
 
     @property
     def is_postgres(self) -> bool:
@@ -54,7 +62,6 @@ class SideTables:
         connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
         if connection is None:
             assert self._sqlite_path is not None
-            self._sqlite_path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self._sqlite_path, timeout=30, isolation_level=None,
                                          check_same_thread=False)
             connection.execute("PRAGMA journal_mode=WAL")

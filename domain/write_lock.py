@@ -17,6 +17,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from .files import tighten_descriptor
+
 
 class WriteLock:
     """A lock held across processes (by `flock` on `path`) and across this process's threads."""
@@ -30,7 +32,8 @@ class WriteLock:
     def held(self) -> Iterator[None]:
         with self._threads:
             if self._fd is None:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                tighten_descriptor(self._fd)  # one an older version made readable by others
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             try:
                 yield

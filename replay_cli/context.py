@@ -14,6 +14,7 @@ import click
 from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
+from domain.storage import storage_full
 
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, set_no_color
 from .source import BundleSource, LocalSource, Source
@@ -51,14 +52,25 @@ class Settings:
         """The source and match ID for a reference: a bundle file path, or a match ID (or unique
         prefix) in the store or on the server."""
         path = Path(ref)
-        if ref and path.is_file():
+        if ref and path_is(path, "file"):
             bundle = BundleSource(path)
             self.sources.append(bundle)
             return bundle, bundle.match_id
-        if ref and path.is_dir():
+        if ref and path_is(path, "dir"):
             raise CliError(f"{ref} is a directory; give a bundle file or a match ID")
         source = self.main_source()
         return source, source.resolve(ref)
+
+
+def path_is(path: Path, kind: str) -> bool:
+    """Whether `path` is a file (kind "file"), a directory ("dir") or anything ("exists"). A name
+    the system cannot even look up (too long, a NUL in it) is none of them: only a match ID."""
+    try:
+        if kind == "exists":
+            return path.exists()
+        return path.is_file() if kind == "file" else path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def settings() -> Settings:
@@ -196,6 +208,9 @@ class RingsideGroup(click.Group):
         except Exception as error:
             if os.environ.get("RINGSIDE_DEBUG"):
                 raise
+            if storage_full(error):
+                raise CliError("the store is full, so nothing was recorded: free disk space (or raise the "
+                               "database's quota) and try again", EXIT_INTERNAL) from None
             text = str(error).strip().splitlines()
             raise CliError(f"internal error: {type(error).__name__}: {text[0] if text else ''} "
                            "(set RINGSIDE_DEBUG=1 for the traceback)", EXIT_INTERNAL) from None

@@ -8,7 +8,9 @@ a remote server (--url and --token). See docs/cli.md.
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 import click
 from rich.text import Text
 
+from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
 from domain.retention import format_duration, parse_duration
 
@@ -24,14 +27,15 @@ from .context import (
     default_name,
     json_option,
     parse_actor,
+    path_is,
     settings,
     source_options,
     viewer_option,
 )
 from .moves import load_json, parse_int_list, parse_move, parse_pairs
-from .output import EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
+from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
 from .render.common import event_text
-from .source import LocalSource
+from .source import LocalSource, read_bundle_file, read_regular_file, verify_text
 from .views import change_lines, log_table, print_renderables, report_view, score_table, show_state
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -809,10 +813,10 @@ def import_(files: tuple[Path, ...], as_json: bool) -> None:
     source = settings().main_source()
     imported = []
     for path in files:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise CliError(f"cannot read {path}: {error}") from None
+        text = read_bundle_file(path)
+        if "\r" in text:
+            raise CliError(f"{path} has CRLF (or CR) line ends: a bundle is canonical JSON Lines with LF line ends, "
+                           "exactly as exported (was it converted by an editor, a mail client or git's autocrlf?)")
         match_id = source.import_bundle(text)
         tokens = getattr(source, "tokens", {}).get(match_id)
         imported.append({"file": str(path), "match_id": match_id, **({"tokens": tokens} if tokens else {})})
@@ -843,8 +847,70 @@ def _read_receipts(path: Path) -> list[Any]:
         raise CliError(f"{path} holds no receipts as JSON or JSON Lines ({error})") from None
 
 
-def _bundle_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.is_file() and p.name.endswith((".jsonl", ".ringside")))
+BUNDLE_SUFFIXES = (".jsonl", ".ringside")
+
+
+def _bundle_files(directory: Path) -> tuple[list[Path], list[str]]:
+    """The bundle files under `directory` (*.jsonl, *.ringside), and what the walk had to pass by.
+
+    The walk stays on the directory's own file system (so `/` does not wander into /proc, /sys or
+    network mounts), never follows a symbolic link into a directory (no loops), takes only regular
+    files (never a FIFO, socket or device, which would block or never end), and notes each
+    directory it may not read instead of failing on it."""
+    found: list[Path] = []
+    skipped: list[str] = []
+    device = directory.stat().st_dev
+    pending = [directory]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = list(listing)
+        except OSError as error:
+            skipped.append(f"{current}: {error.strerror or error}")
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.stat(follow_symlinks=False).st_dev == device:
+                        pending.append(Path(entry.path))
+                elif entry.name.endswith(BUNDLE_SUFFIXES):
+                    if entry.is_file():  # a link to a regular file is read; to anything else, not
+                        found.append(Path(entry.path))
+                    else:
+                        skipped.append(f"{entry.path}: not a regular file")
+            except OSError as error:
+                skipped.append(f"{entry.path}: {error.strerror or error}")
+    return sorted(found), skipped
+
+
+def _unverifiable(check: str, message: str) -> dict[str, Any]:
+    """A report for a record that could not be verified at all (unreadable, unreadable JSON)."""
+    return {"ok": False, "intact": False, "trusted": False, "signers": [], "receipts": [], "match_id": None,
+            "game": None, "events": 0, "annotations": 0, "checked": {},
+            "notes": [], "keys": [], "final_state_hash": None,
+            "divergence": {"seq": None, "stream": None, "check": check, "rule": None, "message": message,
+                           "expected": None, "actual": None},
+            "summary": f"FAILED at bundle: {check}: {message}"}
+
+
+def _verify_file(path: Path, allow_engine_mismatch: bool, trust: Trust | None = None,
+                 receipts: Sequence[Any] = ()) -> tuple[dict[str, Any], bool]:
+    """The report for one file, and whether verifying it failed internally (a bug, exit 3). A
+    file that cannot be read, or nests its JSON too deeply, does not verify (exit 1)."""
+    try:
+        data = read_regular_file(path)
+    except OSError as error:
+        return _unverifiable("read", f"cannot read {path}: {error.strerror or error}"), False
+    try:
+        return verify_text(data, allow_engine_mismatch, trust, receipts), False
+    except RecursionError:
+        return _unverifiable("format", "its JSON is nested too deeply to be read"), False
+    except Exception as error:
+        if os.environ.get("RINGSIDE_DEBUG"):
+            raise
+        return _unverifiable("internal", f"verification failed unexpectedly: {type(error).__name__}: "
+                                         f"{str(error).splitlines()[0] if str(error) else ''}"), True
 
 
 @cli.command()
@@ -885,25 +951,32 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .source import verify_text
     from .trust import cli_trust
 
     trust = cli_trust(settings().store, trusted, trust_files, trust_servers)
     receipts = _read_receipts(receipts_file) if receipts_file is not None else []
     jobs: list[tuple[str, Any]] = []
+    passed_by: list[str] = []
     for target in targets:
         path = Path(target)
-        if path.is_dir():
-            files = _bundle_files(path)
+        if path_is(path, "dir"):
+            files, skipped = _bundle_files(path)
+            passed_by += skipped
             if not files:
-                raise CliError(f"no bundle files (*.jsonl) in {path}")
+                raise CliError(f"no bundle files (*.jsonl, *.ringside) in {path}"
+                               + (f" ({len(skipped)} places could not be read)" if skipped else ""))
             jobs.extend((str(f), f) for f in files)
-        elif path.is_file():
+        elif path_is(path, "file"):
             jobs.append((str(path), path))
-        elif any(sep in target for sep in ("/", "\\")) or target.endswith((".jsonl", ".ringside")):
+        elif path_is(path, "exists"):
+            raise CliError(f"{target} is not a regular file or directory (a FIFO, socket or device is not read)")
+        elif any(sep in target for sep in ("/", "\\")) or target.endswith(BUNDLE_SUFFIXES):
             raise CliError(f"no such file or directory: {target}")
         else:
             jobs.append((target, None))
+    for place in passed_by:
+        click.echo(f"ringside: warning: skipped {place}", err=True)
+    internal = False
     reports: list[tuple[str, dict[str, Any]]] = []
     many = len(jobs) > 1
     show_progress = many and not as_json and console().is_terminal
@@ -914,11 +987,8 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
         for label, path in jobs:
             progress.update(task, description=label[-40:])
             if path is not None:
-                try:
-                    data = path.read_bytes()
-                except OSError as error:
-                    raise CliError(f"cannot read {path}: {error.strerror or error}") from None
-                report = verify_text(data, allow_engine_mismatch, trust, receipts)
+                report, failed_internally = _verify_file(path, allow_engine_mismatch, trust, receipts)
+                internal = internal or failed_internally
             else:
                 source, match_id = settings().match(label)
                 report = source.verify(match_id, allow_engine_mismatch, trust, receipts)
@@ -950,6 +1020,8 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
             console().print(str(report.get("summary")))
         else:
             console().print(report_view(report, label))
+    if internal:
+        raise click.exceptions.Exit(EXIT_INTERNAL)
     if failed:
         raise click.exceptions.Exit(EXIT_REFUSED)
 
@@ -1084,11 +1156,16 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         from api.server import run
     except ImportError as error:
         raise CliError(f"the HTTP API is not available in this installation ({error})", EXIT_USAGE) from None
+    from domain.settings import StoreSetupError
+
     obj = settings()
     store = obj.store
     if data_dir is None and store and not store.startswith(("postgresql://", "postgres://")):
         data_dir, store = Path(store), None
-    run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
+    try:
+        run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
+    except StoreSetupError as error:
+        raise CliError(str(error), EXIT_USAGE) from None
 
 
 from .play import play, simulate  # noqa: E402  (registered on the group)

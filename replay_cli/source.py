@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+import click
+
 from domain.kernel.canonical import JSON
 from domain.kernel.errors import RingsideError
 from domain.kernel.registry import all_games, get_game
@@ -180,14 +182,15 @@ class LocalSource(Source):
     def app(self) -> Ringside:
         if self._app is None:
             from domain.application import Ringside
+            from domain.settings import StoreSettings
 
+            settings = StoreSettings.resolve(self._data_dir, self._store)
             try:
-                self._app = Ringside.open(data_dir=self._data_dir, store=self._store)
+                self._app = Ringside(settings)
             except RingsideError:
                 raise
             except Exception as error:  # a store that cannot be opened is the user's input
-                where = self._store or self._data_dir or "the default data directory"
-                raise CliError(f"cannot open the store at {where}: {_first_line(error)}") from None
+                raise CliError(str(settings.open_error(error))) from None
         return self._app
 
     def close(self) -> None:
@@ -201,14 +204,17 @@ class LocalSource(Source):
             return str(UUID(ref))
         except ValueError:
             pass
+        shown = repr(ref if len(ref) <= 40 else ref[:40] + "…")
         if len(ref) < 4 or any(c not in "0123456789abcdef-" for c in ref.lower()):
-            raise CliError(f"{ref!r} is neither a match ID nor a bundle file")
+            raise CliError(f"{shown} is neither a match ID nor a bundle file")
+        if len(ref) > 36:  # longer than any match ID: the prefix of none
+            raise CliError(f"no such match: no match ID is as long as {shown} ({len(ref)} characters)")
         found = [m["match_id"] for m in self.app.list_matches(limit=100_000)
                  if str(m["match_id"]).startswith(ref.lower())]
         if not found:
-            raise CliError(f"no match whose ID starts with {ref!r} in this store")
+            raise CliError(f"no such match: no match whose ID starts with {shown} in this store")
         if len(found) > 1:
-            raise CliError(f"{ref!r} matches {len(found)} matches; give more of the ID")
+            raise CliError(f"{shown} matches {len(found)} matches; give more of the ID")
         return str(found[0])
 
     def _id(self, match_id: str) -> UUID:
@@ -344,10 +350,7 @@ class BundleSource(Source):
         from domain.kernel.fold import MatchFold
 
         self.path = path
-        try:
-            self.text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise CliError(f"cannot read {path}: {_first_line(error)}") from None
+        self.text = read_bundle_file(path)
         try:
             self.bundle = read_bundle(self.text)
             if not self.bundle.entries:
@@ -367,12 +370,29 @@ class BundleSource(Source):
                 self.notes.consume(entry)
         except CliError:
             raise
+        except RecursionError:
+            raise CliError(f"{path} cannot be read as a bundle: its JSON is nested too deeply") from None
         except RingsideError as error:
             raise CliError(f"{path} cannot be read as a bundle: {error.message} "
                            "(ringside verify names the first problem)") from None
         except Exception as error:
             raise CliError(f"{path} cannot be read as a bundle: {_first_line(error)} "
                            "(ringside verify names the first problem)") from None
+
+        self._warn_unless_verified()
+
+    def _warn_unless_verified(self) -> None:
+        """What is read from a bundle is what the file says: if the file does not verify (a byte
+        changed, a signature, a move the rules refuse), say so on stderr before showing it."""
+        try:
+            report = verify_text(self.text)
+        except Exception as error:  # verification found something it could not even report
+            click.echo(f"ringside: warning: {self.path} could not be verified ({type(error).__name__}): "
+                       "treat what follows with suspicion", err=True)
+            return
+        if not report.get("ok"):
+            click.echo(f"ringside: warning: {self.path} does not verify ({report.get('summary')}); what follows "
+                       f"is only what the file says (see: ringside verify {self.path})", err=True)
 
     def resolve(self, ref: str) -> str:
         return self.match_id
@@ -437,6 +457,38 @@ class BundleSource(Source):
     def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
                receipts: Sequence[Any] = ()) -> dict[str, Any]:
         return verify_text(self.text, allow_engine_mismatch, trust, receipts)
+
+
+def read_bundle_file(path: Path) -> str:
+    """A bundle file's text exactly as stored: UTF-8, its line ends untouched (reading it as text
+    would turn CRLF into LF and so hide a file that is no longer the bundle that was signed).
+    Only regular files are read (a FIFO or a device would block or never end)."""
+    try:
+        data = read_regular_file(path)
+    except OSError as error:
+        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CliError(f"cannot read {path}: it is not UTF-8 text (byte {error.start})") from None
+
+
+def read_regular_file(path: Path) -> bytes:
+    """The bytes of a regular file; an OSError for anything else (opened without blocking, so a
+    FIFO or a device is refused, not waited on)."""
+    import os
+    import stat
+
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        chunks = []
+        while chunk := os.read(descriptor, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def verify_text(text: str | bytes, allow_engine_mismatch: bool = False, trust: Trust | None = None,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -99,15 +99,21 @@ class ServerKey:
         """A key from 32 fixed bytes: for reproducible tests only."""
         return cls(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest()))
 
+    class FileError(ValueError):
+        """The key file cannot be used or made: unreadable, empty, damaged, cut short, encrypted,
+        another kind of key, or a directory where it cannot be written. The message is one line
+        naming the file and what is wrong with it."""
+
     @classmethod
     def load_or_create(cls, directory: Path) -> ServerKey:
         path = directory / "server-key.pem"
-        if path.exists():
-            private = serialization.load_pem_private_key(path.read_bytes(), password=None)
-            if not isinstance(private, Ed25519PrivateKey):
-                raise ValueError(f"{path} is not an Ed25519 private key")
-            return cls(private)
-        directory.mkdir(parents=True, exist_ok=True)
+        if path.exists() or path.is_symlink():
+            return cls(cls._load(path))
+        try:
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # the owner's only, as every store file
+        except OSError as error:
+            raise cls.FileError(f"cannot create the data directory {directory} for the signing key: "
+                                f"{error.strerror or error}") from None
         key = cls.generate()
         pem = key._private.private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
@@ -116,7 +122,10 @@ class ServerKey:
         # another process got there first, so concurrent first starts agree on one key and nobody
         # ever reads a half-written file.
         temporary = directory / f".server-key.{os.getpid()}.{secrets.token_hex(4)}.pem"
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError as error:
+            raise cls.FileError(f"cannot write the signing key {path}: {error.strerror or error}") from None
         try:
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(pem)
@@ -125,9 +134,36 @@ class ServerKey:
             os.link(temporary, path)
         except FileExistsError:
             return cls.load_or_create(directory)
+        except OSError as error:
+            raise cls.FileError(f"cannot write the signing key {path}: {error.strerror or error}") from None
         finally:
             temporary.unlink(missing_ok=True)
         return key
+
+    @classmethod
+    def _load(cls, path: Path) -> Ed25519PrivateKey:
+        """The private key in `path`, or a FileError that says what is wrong with the file."""
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            raise cls.FileError(f"the signing key {path} is a directory, not a key file") from None
+        except OSError as error:
+            raise cls.FileError(f"cannot read the signing key {path}: {error.strerror or error}") from None
+        restore = "restore it from a backup (it signs every record of this store)"
+        if not data.strip():
+            raise cls.FileError(f"the signing key {path} is empty: {restore}")
+        try:
+            private = serialization.load_pem_private_key(data, password=None)
+        except TypeError:
+            raise cls.FileError(f"the signing key {path} is encrypted: Ringside reads an unencrypted "
+                                "PKCS#8 PEM key") from None
+        except (ValueError, UnsupportedAlgorithm):
+            raise cls.FileError(f"the signing key {path} is not a readable PEM private key (damaged or cut "
+                                f"short?): {restore}") from None
+        if not isinstance(private, Ed25519PrivateKey):
+            kind = type(private).__name__.removesuffix("PrivateKey") or "another"
+            raise cls.FileError(f"the signing key {path} is an {kind} key, not an Ed25519 one")
+        return private
 
     def sign(self, message: bytes) -> str:
         return self._private.sign(message).hex()

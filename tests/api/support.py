@@ -36,6 +36,8 @@ class Server:
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment for the server process (settings such as RINGSIDE_ANSWER_RETENTION)."""
+    module: str = "api"
+    """The module run with `python -m` (a test harness around the API may stand in for it)."""
 
     @property
     def url(self) -> str:
@@ -56,7 +58,7 @@ class Server:
     def _start(self, timeout: float) -> Server:
         env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote", **self.env}
         env.pop("RINGSIDE_DATABASE_URL", None)
-        command = [sys.executable, "-m", "api", "--port", str(self.port), "--data-dir", str(self.data_dir)]
+        command = [sys.executable, "-m", self.module, "--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.store:
             command += ["--store", self.store]
         if self.workers > 1:

@@ -51,3 +51,29 @@ def test_text_that_is_not_unicode_is_a_usage_error(sh: Shell) -> None:
     one_error_line(done)
     assert sh("log", match_id, "--json").stdout == before
     assert len(json.loads(sh("matches", "--json").stdout)) == 1
+
+
+def test_a_full_store_is_said_plainly(sh: Shell, data_dir: Path, tmp_path: Path) -> None:
+    import sys
+
+    from .conftest import subprocess_env
+
+    env = subprocess_env(data_dir, RINGSIDE_TEST_MAX_PAGES="12")  # a few matches fit
+    for _ in range(200):
+        done = subprocess.run([sys.executable, "-m", "tests.support.small_disk", "ringside", "new", "test-dicevote",
+                               "-p", "a", "-p", "b"], capture_output=True, text=True, cwd=tmp_path, env=env,
+                              timeout=120)
+        if done.returncode != 0:
+            break
+    else:
+        raise AssertionError("the store never filled up")
+    assert done.returncode == 3, done.stderr
+    assert "the store is full" in one_error_line_allowing_internal(done)
+    assert sh("matches", "--json").stdout  # reading still works
+
+
+def one_error_line_allowing_internal(done: subprocess.CompletedProcess[str]) -> str:
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("ringside: error: "), done.stderr
+    assert "Traceback" not in done.stderr
+    return lines[0]
