@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from domain.kernel.canonical import NotCanonicalError, normalize
 
@@ -382,6 +382,13 @@ class AnnotationEdit(Strict):
     glyphs: list[Annotated[str, Field(max_length=8)]] | None = Field(None, max_length=8)
     tags: list[Annotated[str, Field(min_length=1, max_length=40)]] | None = Field(None, max_length=20)
     visibility: Visibility | None = None
+
+    @model_validator(mode="after")
+    def _changes_something(self) -> AnnotationEdit:
+        """An edit that changes nothing would still be recorded as one: it is refused instead."""
+        if self.text is None and self.glyphs is None and self.tags is None and self.visibility is None:
+            raise ValueError("an edit changes at least one of text, glyphs, tags and visibility")
+        return self
 
 
 class AnnotationOut(BaseModel):

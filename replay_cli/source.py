@@ -383,14 +383,21 @@ class BundleSource(Source):
 
     def _warn_unless_verified(self) -> None:
         """What is read from a bundle is what the file says: if the file does not verify (a byte
-        changed, a signature, a move the rules refuse), say so on stderr before showing it."""
+        changed, a signature, a move the rules refuse), say so on stderr before showing it; if it is
+        intact but signed by a key not trusted here, say that in a note."""
+        from .trust import local_trust
+
         try:
-            report = verify_text(self.text)
+            report = verify_text(self.text, trust=local_trust(None))
         except Exception as error:  # verification found something it could not even report
             click.echo(f"ringside: warning: {self.path} could not be verified ({type(error).__name__}): "
                        "treat what follows with suspicion", err=True)
             return
-        if not report.get("ok"):
+        if report.get("intact") and not report.get("ok"):
+            signer = (report.get("divergence") or {}).get("actual")
+            click.echo(f"ringside: note: {self.path} is intact but signed by key {signer}, which is not trusted here "
+                       f"(see: ringside verify {self.path} --trust-server URL)", err=True)
+        elif not report.get("ok"):
             click.echo(f"ringside: warning: {self.path} does not verify ({report.get('summary')}); what follows "
                        f"is only what the file says (see: ringside verify {self.path})", err=True)
 

@@ -31,8 +31,11 @@ def local_trust(store: str | None) -> Trust:
                 trust.add(ServerKey(private).public_hex, "this server")
         for key in load_retired_keys(data_dir).values():
             trust.add(key.public_hex, "this server (retired key)")
-    except (OSError, ValueError, TypeError):
-        pass  # an unreadable local key trusts nothing; pinned keys still apply
+    except (OSError, ValueError, TypeError) as error:  # an unreadable local key trusts nothing
+        import click
+
+        click.echo(f"ringside: warning: the server key in {data_dir} cannot be read ({error}): no local key is "
+                   "trusted; pinned keys still apply", err=True)
     return trust
 
 

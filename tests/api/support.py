@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,3 +172,76 @@ def add_account(server: Server, name: str) -> str:
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=True)
     token: str = json.loads(done.stdout)["token"]
     return token
+
+
+def send_chunked(server: Server, path: str, total: int, content_type: str = "application/json",
+                 method: str = "POST", headers: dict[str, str] | None = None,
+                 chunk: int = 64 * 1024) -> tuple[int, bytes, int]:
+    """Send `total` bytes as a chunked body on a raw connection, stopping as soon as an answer
+    arrives (or the server closes); returns the status, the answer's bytes and how much was sent."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: test\r\nContent-Type: {content_type}\r\n{extra}"
+                 "Transfer-Encoding: chunked\r\n\r\n".encode())
+    answer = bytearray()
+    done = threading.Event()
+
+    def read() -> None:  # at once, beside the sender: an answer that comes early is never missed
+        try:
+            while not _complete(answer):
+                data = sock.recv(65536)
+                if not data:
+                    break
+                answer.extend(data)
+        except OSError:
+            pass
+        finally:
+            done.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    piece = b"%x\r\n" % chunk + b"[" * chunk + b"\r\n"
+    sent = 0
+    try:
+        while sent < total and not done.is_set():
+            sock.sendall(piece)
+            sent += chunk
+        if not done.is_set():
+            sock.sendall(b"0\r\n\r\n")
+    except OSError:  # the server answered and closed the connection: it stopped reading
+        pass
+    reader.join(timeout=120)
+    sock.close()
+    head = bytes(answer).split(b"\r\n", 1)[0].split()
+    return int(head[1]) if len(head) > 1 else 0, bytes(answer), sent
+
+
+def _complete(answer: bytearray) -> bool:
+    head, sep, body = bytes(answer).partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value.strip())
+    return False
+
+
+def send_raw(server: Server, method: str, path: str, headers: list[tuple[bytes, bytes]], body: bytes) -> int:
+    """One request written byte for byte on a raw connection, for what an HTTP client refuses to
+    send (control characters in a header, for one); returns the answer's status (0: none)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as sock:
+        head = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+        sock.sendall(method.encode() + b" " + path.encode() + b" HTTP/1.1\r\nHost: test\r\nConnection: close\r\n"
+                     + head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        answer = bytearray()
+        try:
+            while not _complete(answer):
+                data = sock.recv(65536)
+                if not data:
+                    break
+                answer.extend(data)
+        except OSError:
+            pass
+    status = bytes(answer).split(b"\r\n", 1)[0].split()
+    return int(status[1]) if len(status) > 1 else 0

@@ -132,7 +132,12 @@ def test_a_full_store_is_recognised_whatever_reports_it() -> None:
         raise OperationalError(caught.value) from caught.value  # as eventsourcing wraps it
     except OperationalError as wrapped:
         assert storage_full(wrapped)
-    assert storage_full(psycopg.errors.DiskFull("could not extend file: No space left on device"))
+    disk_full = psycopg.errors.DiskFull("could not extend file: No space left on device")
+    assert storage_full(disk_full)
+    try:
+        raise OperationalError(str(disk_full)) from disk_full  # as eventsourcing wraps PostgreSQL's
+    except OperationalError as wrapped:
+        assert storage_full(wrapped)
     assert storage_full(OSError(errno.ENOSPC, "No space left on device"))
     assert storage_full(OSError(errno.EDQUOT, "Disk quota exceeded"))
     assert not storage_full(sqlite3.OperationalError("database is locked"))

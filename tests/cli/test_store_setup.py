@@ -8,6 +8,7 @@ that let root ignore file modes (`setpriv --bounding-set -dac_override,...`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -97,9 +98,12 @@ def test_a_bundle_file_is_read_whatever_the_store(data_dir: Path, sh: Shell, tmp
     """Commands on a bundle file never open the store, so a broken store does not stop them."""
     match_id = sh("new", "test-dicevote", "-p", "a", "-p", "b", "--json").stdout
     sh("export", match_id.split('"match_id": "')[1].split('"')[0], "-o", str(tmp_path / "m.jsonl"))
+    origin = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[0])["keys"]
     (data_dir / "server-key.pem").write_bytes(b"")
     assert sh("show", str(tmp_path / "m.jsonl")).returncode == 0
-    assert sh("verify", str(tmp_path / "m.jsonl")).returncode == 0
+    untrusted = sh("verify", str(tmp_path / "m.jsonl"))  # the local key unreadable: nothing is trusted
+    assert untrusted.returncode == 1 and "cannot be read" in untrusted.stderr and "NOT TRUSTED" in untrusted.stdout
+    assert sh("verify", str(tmp_path / "m.jsonl"), "--trust", *origin.values()).returncode == 0
 
 
 def _without_root_powers() -> tuple[str, ...]:
