@@ -953,7 +953,6 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
 
     from .trust import cli_trust
 
-    trust = cli_trust(settings().store, trusted, trust_files, trust_servers)
     receipts = _read_receipts(receipts_file) if receipts_file is not None else []
     jobs: list[tuple[str, Any]] = []
     passed_by: list[str] = []
@@ -978,6 +977,9 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
         click.echo(f"ringside: warning: skipped {place}", err=True)
     internal = False
     reports: list[tuple[str, dict[str, Any]]] = []
+    # a stored match is judged with its store's own keys; a file alone needs the local key read here
+    trust = cli_trust(settings().store, trusted, trust_files, trust_servers,
+                      warn=all(path is not None for _, path in jobs))
     many = len(jobs) > 1
     show_progress = many and not as_json and console().is_terminal
     with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

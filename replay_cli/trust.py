@@ -18,7 +18,7 @@ from domain.settings import StoreSettings
 from .output import CliError
 
 
-def local_trust(store: str | None) -> Trust:
+def local_trust(store: str | None, warn: bool = True) -> Trust:
     """The keys of the server whose data directory this CLI uses, if it has any (none is created:
     verifying a file must not mint a key)."""
     data_dir = StoreSettings.resolve(None, store).data_dir
@@ -34,8 +34,9 @@ def local_trust(store: str | None) -> Trust:
     except (OSError, ValueError, TypeError) as error:  # an unreadable local key trusts nothing
         import click
 
-        click.echo(f"ringside: warning: the server key in {data_dir} cannot be read ({error}): no local key is "
-                   "trusted; pinned keys still apply", err=True)
+        if warn:
+            click.echo(f"ringside: warning: the server key in {data_dir} cannot be read ({error}): no local key is "
+                       "trusted; pinned keys still apply", err=True)
     return trust
 
 
@@ -55,8 +56,9 @@ def server_trust(url: str) -> Trust:
         raise CliError(f"cannot read the keys published by {url}: {error}") from None
 
 
-def cli_trust(store: str | None, pinned: tuple[str, ...], files: tuple[Path, ...], servers: tuple[str, ...]) -> Trust:
-    trust = local_trust(store)
+def cli_trust(store: str | None, pinned: tuple[str, ...], files: tuple[Path, ...], servers: tuple[str, ...],
+              warn: bool = True) -> Trust:
+    trust = local_trust(store, warn)
     for public_hex in pinned:
         try:
             trust.add(public_hex, "pinned")

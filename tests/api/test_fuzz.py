@@ -135,6 +135,8 @@ def write_cases(f: Fixture) -> Iterator[Case]:
                                   "entropy": ["e"], "title": "t"},
          encode({"game": "test-dicevote", "players": ["only"]})),
         ("POST", "/bundles", {}, {}, b'{"format": "ringside-bundle"}\n{}\n'),
+        ("POST", m.path("/entropy"), seat, {"entropy": "noise", "seat": s},  # not under the policy: refused
+         encode({"entropy": ""})),
     ]
     int_fields = {"seat", "expected_version", "from_seq", "points", "seq", "at"}
     name_fields = {"game", "variant", "randomness", "undo_policy", "ruling", "visibility"}
@@ -209,6 +211,12 @@ def read_cases(f: Fixture) -> Iterator[Case]:
         yield Case("GET", stream, {"Authorization": authorization}, write=False, content_type=None)
     for body in RAW_BODIES[:12]:  # verifying stores nothing: a report is a fine answer, a 5xx is not
         yield Case("POST", "/verify", body=body, content_type="application/x-ndjson", write=False)
+        yield Case("POST", m.path("/receipts"), body=body, write=False)
+    for value in [*ODD_VALUES, *ODD_INTS, [{"seq": value} for value in ODD_INTS]]:
+        yield Case("POST", m.path("/receipts"), body=encode({"receipts": value}), write=False)
+        yield Case("POST", m.path("/receipts"), body=encode({"receipts": [{"match_id": m.id, "seq": 1, "hash": value,
+                                                                           "signature": value, "key_id": value}]}),
+                   write=False)
     for method in ("PUT", "DELETE", "OPTIONS", "TRACE", "PROPFIND"):
         yield Case(method, m.path("/moves"), bearer(m.seat(0)), encode({"move": {"type": "roll"}}))
 

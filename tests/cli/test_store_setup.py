@@ -101,7 +101,7 @@ def test_a_bundle_file_is_read_whatever_the_store(data_dir: Path, sh: Shell, tmp
     origin = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[0])["keys"]
     (data_dir / "server-key.pem").write_bytes(b"")
     assert sh("show", str(tmp_path / "m.jsonl")).returncode == 0
-    untrusted = sh("verify", str(tmp_path / "m.jsonl"))  # the local key unreadable: nothing is trusted
+    untrusted = sh("verify", str(tmp_path / "m.jsonl"), code=1)  # the local key unreadable: nothing is trusted
     assert untrusted.returncode == 1 and "cannot be read" in untrusted.stderr and "NOT TRUSTED" in untrusted.stdout
     assert sh("verify", str(tmp_path / "m.jsonl"), "--trust", *origin.values()).returncode == 0
 
