@@ -188,13 +188,7 @@ def send_chunked(server: Server, path: str, total: int, content_type: str = "app
 
     def read() -> None:  # at once, beside the sender: an answer that comes early is never missed
         try:
-            while not _complete(answer):
-                data = sock.recv(65536)
-                if not data:
-                    break
-                answer.extend(data)
-        except OSError:
-            pass
+            _read_answer(sock, answer)
         finally:
             done.set()
 
@@ -216,6 +210,18 @@ def send_chunked(server: Server, path: str, total: int, content_type: str = "app
     return int(head[1]) if len(head) > 1 else 0, bytes(answer), sent
 
 
+def _read_answer(sock: socket.socket, answer: bytearray) -> None:
+    """Read one HTTP answer into `answer`, until it is complete or the server closes."""
+    try:
+        while not _complete(answer):
+            data = sock.recv(65536)
+            if not data:
+                break
+            answer.extend(data)
+    except OSError:
+        pass
+
+
 def _complete(answer: bytearray) -> bool:
     head, sep, body = bytes(answer).partition(b"\r\n\r\n")
     if not sep:
@@ -235,13 +241,6 @@ def send_raw(server: Server, method: str, path: str, headers: list[tuple[bytes, 
         sock.sendall(method.encode() + b" " + path.encode() + b" HTTP/1.1\r\nHost: test\r\nConnection: close\r\n"
                      + head + b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
         answer = bytearray()
-        try:
-            while not _complete(answer):
-                data = sock.recv(65536)
-                if not data:
-                    break
-                answer.extend(data)
-        except OSError:
-            pass
+        _read_answer(sock, answer)
     status = bytes(answer).split(b"\r\n", 1)[0].split()
     return int(status[1]) if len(status) > 1 else 0
