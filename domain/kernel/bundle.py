@@ -118,7 +118,9 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
             message = f"line {number} is nested too deeply to be a record line"
             if strict:
                 raise BundleError(message) from None
-            bundle.problems.append((number, message, None)) if number in (1, len(lines)) else \
+            if number in (1, len(lines)):
+                bundle.problems.append((number, message, None))
+            else:
                 unreadable(number, line, message)
             continue
         except (UnicodeDecodeError, ValueError) as error:

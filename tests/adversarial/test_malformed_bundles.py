@@ -114,3 +114,15 @@ def test_the_bundle_itself_verifies(bundle: str) -> None:
     report = verify_bundle(bundle)
     assert report.intact, report.summary()
     assert verify_bundle(reforge(bundle, lambda events: None, KEY)).intact
+
+
+@pytest.mark.parametrize("where", ["event", "annotation", "header"])
+def test_a_deeply_nested_line_is_a_format_divergence(bundle: str, where: str) -> None:
+    """A bundle line nested beyond what a JSON reader recurses into was a RecursionError (a 500 on
+    /verify and /bundles, exit 3 in the CLI); it is a report naming the line."""
+    lines = bundle.split("\n")
+    index = {"header": 0, "event": 2, "annotation": next(
+        (i for i, line in enumerate(lines) if '"type":"annotation"' in line), 2)}[where]
+    lines[index] = "[" * 200_000 + "]" * 200_000
+    report = verify_bundle("\n".join(lines))
+    assert not report.ok and report.divergence is not None and report.divergence.check == "format"
