@@ -1068,7 +1068,8 @@ class Ringside(ClassCheckedSave):
         be retried within minutes, so a retention of days loses nothing in practice."""
         recorder = self.recorder
         assert isinstance(recorder, AnswerRecorder)
-        cutoff = utc_text(datetime.now(UTC) - older_than)
+        now = datetime.strptime(recorder.clock(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+        cutoff = utc_text(now - older_than)
         with self._exclusive():
             return recorder.prune_answers(cutoff)
 

@@ -27,7 +27,7 @@ from uuid import UUID
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
-from .kernel.clock import utc_now
+from .kernel.clock import Clock, utc_now
 
 ANSWERS_TABLE = "ringside_answers"
 ROWS_PER_STATEMENT = 200
@@ -50,6 +50,10 @@ class Answer:
 
 class AnswerRecorder(ABC):
     """What both recorders offer beyond eventsourcing's."""
+
+    clock: Clock = staticmethod(utc_now)
+    """When an answer is stored and what retention counts from; injectable (tests set their own,
+    so nothing sleeps against a cutoff). Not the record's clock: answers are not part of it."""
 
     @abstractmethod
     def select_answer(self, scope: str) -> Answer | None:
@@ -113,7 +117,7 @@ class SQLiteRecorder(SQLiteApplicationRecorder, AnswerRecorder):
             _insert_rows(c, f"INSERT INTO {self.events_table_name} VALUES", chunk)
             last = int(c.lastrowid)
             notification_ids.extend(range(last - len(chunk) + 1, last + 1))
-        answered_at = utc_now()
+        answered_at = self.clock()
         for final, verb in ((True, "INSERT"), (False, "INSERT OR IGNORE")):
             rows = [(answer.scope, answer.fingerprint, answer.status, answer.body, answered_at)
                     for answer in _answers(kwargs) if answer.final is final]
@@ -175,7 +179,7 @@ class PostgresRecorder(PostgresApplicationRecorder, AnswerRecorder):
             self._insert_answers(answers_cursor, _answers(kwargs))
 
     def _insert_answers(self, curs: Any, answers: Sequence[Answer]) -> None:
-        answered_at = utc_now()
+        answered_at = self.clock()
         for answer in answers:
             curs.execute(self._insert_final if answer.final else self._insert_unless_answered,
                          (answer.scope, answer.fingerprint, answer.status, answer.body, answered_at), prepare=True)

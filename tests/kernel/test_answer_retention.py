@@ -4,16 +4,16 @@ PostgreSQL); stores from before the retention column are migrated when they open
 from __future__ import annotations
 
 import sqlite3
-import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from domain.application import RequestKey, Ringside
+from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import StaleVersionError
 from domain.kernel.integrity import ServerKey
-from domain.recorders import ANSWERS_TABLE, Answer
+from domain.recorders import ANSWERS_TABLE, Answer, AnswerRecorder
 from domain.retention import format_duration, parse_duration
 from tests.support.helpers import new_match
 
@@ -23,10 +23,14 @@ def _key(scope: str) -> RequestKey:
 
 
 def test_answers_older_than_the_retention_are_forgotten(app: Ringside) -> None:
+    clock = FixedStepClock()
+    recorder = app.recorder
+    assert isinstance(recorder, AnswerRecorder)
+    recorder.clock = clock  # no sleeping against a cutoff: the answers' clock is moved on
     match_id = new_match(app, players=1, variant="solo")
     app.submit_move(match_id, 0, {"type": "pass"}, key=_key("old-move"))
     app.record_answer(Answer("old-refusal", "request-1", 422, '{"code": "illegal-move"}'))
-    time.sleep(0.05)
+    clock.advance(timedelta(milliseconds=50))
     app.submit_move(match_id, 0, {"type": "vote", "choice": "high"}, key=_key("new-move"))
     assert app.prune_answers(timedelta(days=1)) == 0  # nothing is that old
     assert app.prune_answers(timedelta(milliseconds=30)) == 2
