@@ -195,18 +195,28 @@ def find_rule(rule_id: str, game: str | None = None) -> RuleEntry:
     pool = [rule for name in owners or books for rule in books[name].rules]
     if not owners:
         pool.extend(kernel_rule_book().rules)
-    suggestions = difflib.get_close_matches(wanted, pool, n=3, cutoff=0.6)
+    # Within the game the prefix names, near IDs are likely what was meant (CB-3.9 for CB-3.2);
+    # across games only a near miss of the form is (CT9.23), not any ID with the same digits.
+    suggestions = difflib.get_close_matches(wanted, pool, n=3, cutoff=0.6 if owners else 0.8)
     where = f" in {game}" if game is not None else ""
     message = f"no rule {wanted or rule_id!r}{where}"
     elsewhere = lookup(wanted) if game is not None else None
     if elsewhere is not None:
-        message += f" ({wanted} is a rule of {elsewhere.game})"
+        message += f": it is a rule of {elsewhere.game}"
     elif suggestions:
         message += f"; did you mean {', '.join(suggestions)}?"
-    elif not owners:
+    if elsewhere is None and not owners and not suggestions:
         prefixes = sorted({prefix for book in books.values() for prefix in book.prefixes})
-        message += f" (rule IDs look like {', '.join(p + '-3.2' for p in prefixes[:4])}, or RULING)"
+        kernel = ", ".join(kernel_rule_book().ids())
+        message += f"; rule IDs start with {', '.join(p + '-' for p in prefixes)} or are {kernel}"
     raise UnknownRuleError(message, suggestions=suggestions)
+
+
+def game_of(rule_id: str) -> str | None:
+    """The game whose prefix `rule_id` has (whether or not the ID has a text there), or None."""
+    wanted = normalise(rule_id)
+    owners = [name for name, ruleset in _games(None).items() if ruleset.rule_texts().owns(wanted)]
+    return owners[0] if len(owners) == 1 else None
 
 
 def rule_title(rule_id: str | None, game: str | None = None) -> str | None:
