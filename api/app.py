@@ -36,7 +36,7 @@ Send one as `Authorization: Bearer <token>`; without a token you are a spectator
 redacted for the caller's viewer.
 
 **Errors** are `application/problem+json` (RFC 9457) with a stable `code`: illegal moves are 422 with
-`rule` and `reason`, stale versions 409 with `current_version`, schema errors 422 with `errors[].field`.
+`rule`, `rule_title` and `reason`, stale versions 409 with `current_version`, schema errors 422 with `errors[].field`.
 
 **Idempotency.** Writes take an `Idempotency-Key` header: a retry returns the first answer.
 """

@@ -1,7 +1,8 @@
 """problem+json (RFC 9457) for every refusal: kernel errors, validation errors, HTTP errors.
 
 Every error body has `type`, `title`, `status`, `detail` and the stable `code`; rule violations add
-`rule` and `reason`, stale versions `current_version`, validation errors `errors` with each field.
+`rule`, `rule_title` and `reason`, stale versions `current_version`, validation errors `errors` with
+each field, unknown rule IDs `suggestions`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.kernel.canonical import NotCanonicalError
-from domain.kernel.errors import RingsideError, StaleVersionError
+from domain.kernel.errors import IllegalMoveError, RingsideError, StaleVersionError
+from domain.kernel.rule_texts import rule_title
 from domain.storage import storage_full
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -49,10 +51,13 @@ class Problem(BaseModel):
     code: str
     instance: str | None = None
     rule: str | None = None
+    rule_title: str | None = None
+    """The rule's title (GET /games/{game}/rules/{rule} has its text), so the ID means something."""
     reason: str | None = None
     current_version: int | None = None
     expected_version: int | None = None
     errors: list[FieldError] | None = None
+    suggestions: list[str] | None = None
 
 
 class ApiProblem(Exception):
@@ -104,6 +109,8 @@ def ringside_error_body(error: RingsideError, instance: str | None = None) -> di
     for key, value in details.items():
         if key not in ("type", "title", "status", "detail", "code", "instance"):
             extra[key] = value
+    if isinstance(error, IllegalMoveError):
+        extra["rule_title"] = rule_title(error.rule)
     return problem_body(error.status, error.code, error.message, instance, **extra)
 
 

@@ -67,6 +67,23 @@ class GameList(BaseModel):
     games: list[GameOut]
 
 
+class RuleTextOut(BaseModel):
+    """A rule ID that refusals and score lines cite, with its title and statement in Ringside's
+    own words (the rulebooks themselves are not part of the product)."""
+
+    id: str = Field(description="the rule ID as cited, e.g. CB-3.2")
+    title: str = Field(description="a short title, printed beside the ID in messages and score sheets")
+    text: str = Field(description="what the rule says, in one to three sentences")
+    game: str | None = Field(description="the game whose engine cites it; null for a kernel rule such as RULING, "
+                                         "which any game's record can cite")
+
+
+class RuleTextList(BaseModel):
+    game: str
+    rules: list[RuleTextOut] = Field(description="every rule a match of the game can cite, in rulebook order, "
+                                                 "then the kernel's")
+
+
 # ---- records -------------------------------------------------------------------------------
 class ReceiptOut(BaseModel):
     """Proof of what was recorded: the entry's position, hash and the server's signature over them."""

@@ -17,12 +17,14 @@ from domain.kernel.viewers import Actor, Viewer
 from domain.storage import storage_full
 
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, set_no_color
+from .rules import refusal_message
 from .source import BundleSource, LocalSource, Source
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 USAGE_CODES = {"match-not-found", "not-found", "unknown-game", "unknown-variant", "invalid-options",
-               "invalid-components", "invalid-seats", "invalid-request", "malformed-move", "invalid-bundle"}
+               "invalid-components", "invalid-seats", "invalid-request", "malformed-move", "invalid-bundle",
+               "unknown-rule"}
 
 
 @dataclass
@@ -160,11 +162,12 @@ def parse_actor(text: str) -> Actor:
 
 
 def translate(error: RingsideError) -> CliError:
-    """A domain refusal as one line with the right exit status (rule IDs kept visible)."""
+    """A domain refusal as one line with the right exit status (rule IDs kept visible, with
+    their titles: an ID alone means nothing to someone without the rulebook)."""
     rule = getattr(error, "rule", None)
     reason = getattr(error, "reason", None)
     if rule and reason:
-        message = f"illegal move ({rule}): {reason}"
+        message = refusal_message(rule, reason)
     else:
         message = error.message
     code = EXIT_USAGE if error.code in USAGE_CODES else EXIT_REFUSED

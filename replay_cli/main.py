@@ -1171,9 +1171,11 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
 
 
 from .play import play, simulate  # noqa: E402  (registered on the group)
+from .rules import rule_text  # noqa: E402
 
 cli.add_command(play)
 cli.add_command(simulate)
+cli.add_command(rule_text)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -22,6 +22,7 @@ from .context import settings, source_options, translate
 from .moves import parse_move
 from .output import CliError, console, print_json
 from .render.common import event_text, move_text, player_name
+from .rules import prompt_rules
 from .source import LocalSource, Source, deterministic_seed
 from .views import score_table, show_state
 
@@ -251,6 +252,9 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
         show_state(summary, source.state(match_id, viewer), str(viewer))
     legal = source.legal_moves(match_id, seat)
     _list_moves(legal)
+    cited = prompt_rules(summary)
+    if cited is not None:
+        console().print(cited)
     name = player_name(summary, seat)
     while True:
         try:

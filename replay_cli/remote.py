@@ -21,6 +21,7 @@ from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
 
 from .output import EXIT_REFUSED, EXIT_USAGE, CliError
+from .rules import refusal_message
 from .source import Source
 
 USAGE_STATUSES = {400, 404, 413, 422}
@@ -279,7 +280,8 @@ class RemoteSource(Source):
 
 
 def _problem(response: httpx.Response) -> CliError:
-    """An API problem (RFC 9457) as one line, with the rule ID for illegal moves."""
+    """An API problem (RFC 9457) as one line, with the rule ID and title for illegal moves (the
+    server's `rule_title`, else this installation's)."""
     try:
         problem = response.json()
     except ValueError:
@@ -288,7 +290,7 @@ def _problem(response: httpx.Response) -> CliError:
         problem = {}
     rule, reason = problem.get("rule"), problem.get("reason")
     if rule and reason:
-        message = f"illegal move ({rule}): {reason}"
+        message = refusal_message(str(rule), str(reason), title=str(problem.get("rule_title") or "") or None)
     else:
         message = str(problem.get("detail") or problem.get("title") or response.reason_phrase or "error")
         errors = problem.get("errors")

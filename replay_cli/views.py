@@ -12,6 +12,7 @@ from rich.text import Text
 from .output import compact, console
 from .render import render_state
 from .render.common import actor_text, event_text, player_name, time_text
+from .rules import rule_label
 
 
 def print_renderables(items: list[RenderableType]) -> None:
@@ -80,9 +81,10 @@ def score_table(summary: dict[str, Any], sheet: dict[str, Any]) -> list[Renderab
     lines.add_column("category")
     lines.add_column("rule")
     lines.add_column("detail")
-    for line in sheet.get("lines", []):
+    game = summary.get("game")
+    for line in sheet.get("lines", []):  # each rule with its title: the ID alone means nothing to a player
         lines.add_row(str(line.get("seat")), str(line.get("points")), str(line.get("category")),
-                      str(line.get("rule")), str(line.get("detail", "")))
+                      rule_label(line.get("rule"), game), str(line.get("detail", "")))
     out: list[RenderableType] = [totals, lines if sheet.get("lines") else Text("(no scoring lines yet)")]
     end = sheet.get("end")
     if end:

@@ -1,4 +1,4 @@
-"""The games catalogue: variants, option and move schemas, component sets."""
+"""The games catalogue: variants, option and move schemas, component sets, rule texts."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from fastapi import APIRouter, Path
 
 from domain.kernel.contract import Ruleset
 from domain.kernel.registry import all_games, get_game
+from domain.kernel.rule_texts import find_rule, game_rules
 
-from ..schemas import GameDetail, GameList
+from ..schemas import GameDetail, GameList, RuleTextList, RuleTextOut
 from . import problems
 
 router = APIRouter(prefix="/games", tags=["games"])
 GameName = Path(max_length=64, description="the game's registry name, e.g. carcassonne")
+RuleId = Path(max_length=32, description="a rule ID as refusals and score lines cite it, e.g. CB-3.2 (any case)")
 
 
 def _game(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
@@ -58,3 +60,20 @@ def components(game: str = GameName) -> dict[str, Any]:
     chosen = get_game(game).default_components()
     return {"content_hash": chosen.content_hash(), "content": chosen.content(),
             "schema": get_game(game).components_model.model_json_schema()}
+
+
+@router.get("/{game}/rules", response_model=RuleTextList, responses=problems(404, 422),
+            summary="Every rule ID the game's matches can cite, with its title and text")
+def rule_texts(game: str = GameName) -> dict[str, Any]:
+    """The texts behind the rule IDs in illegal-move problems (`rule`, `rule_title`), score lines
+    and prompts: the game's own, then the kernel's (`RULING`, an arbiter's penalty)."""
+    name = get_game(game).name
+    return {"game": name, "rules": [entry.to_json() for entry in game_rules(name)]}
+
+
+@router.get("/{game}/rules/{rule_id}", response_model=RuleTextOut, responses=problems(404, 422),
+            summary="One rule's title and text")
+def rule_text(game: str = GameName, rule_id: str = RuleId) -> dict[str, Any]:
+    """404 `unknown-rule` for an ID the game does not cite, with the closest IDs in `suggestions`
+    (and the game it belongs to, in `detail`, when it is another game's rule)."""
+    return find_rule(rule_id, get_game(game).name).to_json()

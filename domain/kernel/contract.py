@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from .canonical import JSON, digest
 from .components import ComponentSet
 from .errors import InvalidOptionsError, MalformedMoveError
+from .rule_texts import RuleBook, load_rule_book
 from .viewers import Viewer
 
 S = TypeVar("S")
@@ -205,6 +206,8 @@ class Ruleset(ABC, Generic[S, M]):
     engine_version: ClassVar[str]
     """Bumped whenever a change could alter the fold of an existing record."""
     rule_prefix: ClassVar[str] = ""
+    rule_texts_file: ClassVar[str] = "data/rules.json"
+    """The game's rule texts, relative to the package of its ruleset class (see `rule_texts`)."""
     variants: ClassVar[Mapping[str, VariantInfo]]
     default_variant: ClassVar[str]
     options_model: ClassVar[type[BaseModel]]
@@ -250,6 +253,15 @@ class Ruleset(ABC, Generic[S, M]):
     def move_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = self.move_adapter.json_schema()
         return schema
+
+    def rule_texts(self) -> RuleBook:
+        """A title and statement of every rule ID this engine can cite (in refusals, score lines,
+        prompts and tie-breaks), so that a user who is shown an ID can read what it means.
+
+        Shipped as data beside the component set (`rule_texts_file` in the ruleset's package),
+        validated once and shared; a game may override this to build its texts another way."""
+        package = type(self).__module__.rpartition(".")[0]
+        return load_rule_book(package, self.rule_texts_file)
 
     # ---- the fold ------------------------------------------------------------------
     @abstractmethod

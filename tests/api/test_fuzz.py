@@ -178,7 +178,7 @@ def read_cases(f: Fixture) -> Iterator[Case]:
     m = f.match
     game = "/games/test-dicevote"
     reads = ["/games", game, f"{game}/move-schema", f"{game}/options-schema", f"{game}/components", "/matches",
-             "/keys", "/health", "/openapi.json",
+             f"{game}/rules", f"{game}/rules/TG-1.2", "/keys", "/health", "/openapi.json",
              *(m.path(suffix) for suffix in ("", "/state", "/diff?from=1", "/decision", "/legal-moves", "/events",
                                              "/score", "/undo-requests", "/seed", "/annotations", "/bundle",
                                              "/verification"))]
@@ -201,6 +201,7 @@ def read_cases(f: Fixture) -> Iterator[Case]:
             yield Case("GET", template.format(value), write=False, content_type=None)
     for value in ODD_PATH_IDS:
         yield Case("GET", f"/games/{value}", write=False, content_type=None)
+        yield Case("GET", f"{game}/rules/{value}", write=False, content_type=None)
         yield Case("POST", m.path(f"/undo-requests/{value}/answers"), bearer(m.seat(0)), encode({"accept": True}))
         yield Case("PATCH", m.path(f"/annotations/{value}"), bearer(m.seat(0)), encode({"text": "t"}))
         yield Case("POST", f"/matches/{value}/moves", bearer(m.seat(0)), encode({"move": {"type": "roll"}}))
@@ -306,6 +307,8 @@ def _template(path: str, f: Fixture) -> str:
         parts[2] = "{match_id}"
     if len(parts) > 2 and parts[1] == "games":
         parts[2] = "{game}"
+    if len(parts) > 4 and parts[1] == "games" and parts[3] == "rules":
+        parts[4] = "{rule_id}"
     if len(parts) > 4 and parts[3] == "undo-requests":
         parts[4] = "{request_id}"
     if len(parts) > 4 and parts[3] == "annotations":

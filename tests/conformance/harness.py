@@ -20,13 +20,15 @@ from typing import Any
 
 from domain.kernel.canonical import digest
 from domain.kernel.chance import derive_outcome
-from domain.kernel.contract import Bot, ChanceSpec, Decision, MatchConfig, Ruleset
+from domain.kernel.contract import Bot, ChanceSpec, Decision, MatchConfig, Ruleset, ScoreSheet
 from domain.kernel.errors import IllegalMoveError, MalformedMoveError, RingsideError
 from domain.kernel.fold import secret_group_complete
 from domain.kernel.registry import all_games
 from domain.kernel.viewers import Viewer
 
 RULE_ID = re.compile(r"^[A-Z]{2}-\d+\.\d+$|^[A-Z]{2,4}-[\w.-]+$")
+CITED_IN_TEXT = re.compile(r"\b[A-Z]{1,4}-\d+(?:\.\d+)?\b")
+"""A rule ID inside a message, prompt or tie-break text (`... (BT-5.8)`, `CT-18.2: ...`)."""
 
 
 @dataclass(frozen=True)
@@ -147,8 +149,12 @@ def check_secret_move(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: 
         break
 
 
-def play_checked(case: Case, seed: int, deep_every: int = 7) -> tuple[str, int]:
-    """Play one match with random bots and every engine-level check; returns (final hash, steps)."""
+def play_checked(case: Case, seed: int, deep_every: int = 7, cited: set[str] | None = None) -> tuple[str, int]:
+    """Play one match with random bots and every engine-level check; returns (final hash, steps).
+
+    `cited`, when given, collects every rule ID the engine showed along the way (score lines at
+    each deep step and at the end, refusals of the random illegal moves, IDs named in prompts,
+    reasons, details and tie-breaks): the rule-text coverage test checks that each one has a text."""
     ruleset = all_games()[case.game]
     config = config_for(case)
     rng = random.Random(seed)
@@ -162,8 +168,15 @@ def play_checked(case: Case, seed: int, deep_every: int = 7) -> tuple[str, int]:
             assert all(RULE_ID.match(line.rule) or line.rule for line in sheet.lines)
             result = ruleset.result(state, sheet)
             assert sorted(set(result.ranks))[0] == 1
+            if cited is not None:
+                _cite_sheet(cited, sheet)
+                cited.update(id_ for text in result.tiebreaks for id_ in CITED_IN_TEXT.findall(text))
             return ruleset.state_hash(state), step
         deep = step % deep_every == 0
+        if cited is not None:
+            cited.update(CITED_IN_TEXT.findall(decision.prompt))
+            if deep:
+                _cite_sheet(cited, ruleset.score(state))
         if deep:
             encoded = ruleset.encode_state(state)
             assert digest(encoded) == ruleset.state_hash(state)
@@ -192,7 +205,7 @@ def play_checked(case: Case, seed: int, deep_every: int = 7) -> tuple[str, int]:
         if deep:
             for move in legal[:60]:
                 ruleset.validate(state, seat, move)
-            _check_illegal(ruleset, state, seat, legal, legal_keys, decision.seats, config.seats, rng)
+            _check_illegal(ruleset, state, seat, legal, legal_keys, decision.seats, config.seats, rng, cited)
         move = legal[rng.randrange(len(legal))]
         ruleset.validate(state, seat, move)
         before_hash = ruleset.state_hash(state) if deep else None
@@ -205,8 +218,14 @@ def play_checked(case: Case, seed: int, deep_every: int = 7) -> tuple[str, int]:
     raise AssertionError(f"{case} did not end within max_events={bound}")
 
 
+def _cite_sheet(cited: set[str], sheet: ScoreSheet) -> None:
+    for line in sheet.lines:
+        cited.add(line.rule)
+        cited.update(CITED_IN_TEXT.findall(line.detail))
+
+
 def _check_illegal(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Any], legal_keys: set[str],
-                   acting: tuple[int, ...], seats: int, rng: random.Random) -> None:
+                   acting: tuple[int, ...], seats: int, rng: random.Random, cited: set[str] | None = None) -> None:
     sample = ruleset.dump_move(legal[rng.randrange(len(legal))])
     for candidate in _mutations(sample, rng):
         try:
@@ -220,6 +239,9 @@ def _check_illegal(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: lis
         except IllegalMoveError as error:
             assert RULE_ID.match(error.rule), f"illegal move refused without a rule ID: {error.rule!r}"
             assert error.reason, "illegal move refused without a reason"
+            if cited is not None:
+                cited.add(error.rule)
+                cited.update(CITED_IN_TEXT.findall(error.reason))
             continue
         except RingsideError:
             continue

@@ -88,6 +88,7 @@ class DiceVote(Ruleset[State, Any]):
     title = "Dice & Vote (test game)"
     engine_version = "1.0.0"
     rule_prefix = "TG"
+    rule_texts_file = "dicevote_rules.json"  # beside this module: a test game ships no package data
     variants = {"standard": VariantInfo("the test game", 2, 4), "solo": VariantInfo("one seat", 1, 1)}
     default_variant = "standard"
     options_model = DiceVoteOptions
