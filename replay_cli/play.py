@@ -104,9 +104,17 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
                                 randomness=randomness, undo_policy=undo_policy,
                                 **({"entropy_from": "seats"} if seat_entropy else {}))
         match_id = str(created["match_id"])
-        console().print(f"match {match_id} ({target}); resume with: ringside play {match_id}")
         human_seats = [] if watch else [seat for seat in range(len(names)) if seat not in bots]
         bots = {seat: bots.get(seat, default_bot) for seat in range(len(names)) if seat not in human_seats}
+        again = _again(source, match_id, names, human_seats)
+        if created.get("tokens"):
+            from .main import print_tokens
+
+            console().print(f"match {match_id} ({target})")
+            print_tokens(created)
+            console().print(f"resume with: {again}")
+        else:
+            console().print(f"match {match_id} ({target}); resume with: {again}")
     else:
         if players:
             raise CliError("-p/--player is for a new match; to resume give --human SEAT")
@@ -126,11 +134,20 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
             human_seats = [s["seat"] for s in seats if not str(s["player"]).startswith("bot")]
         bots = {s["seat"]: (str(s["player"]).partition(":")[2] or default_bot)
                 for s in seats if s["seat"] not in human_seats}
-    _play_loop(source, match_id, human_seats, bots, random.Random(seed), max_moves, no_board, quiet)
+        again = _again(source, match_id, [str(s["player"]) for s in seats], human_seats)
+    _play_loop(source, match_id, human_seats, bots, random.Random(seed), max_moves, no_board, quiet, again)
+
+
+def _again(source: Source, match_id: str, names: list[str], humans: list[int]) -> str:
+    """The command that goes on with this match as this one did: the same store or server (over
+    --url with the token that may act for every seat) and the same human seats."""
+    default = [seat for seat, name in enumerate(names) if not name.lower().startswith("bot")]
+    flags = "" if humans == default else " --watch" if not humans else "".join(f" --human {s}" for s in humans)
+    return f"{source.command(match_id, acting=True)} play {match_id}{flags}"
 
 
 def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int, str], rng: random.Random,
-               max_moves: int | None, no_board: bool, quiet: bool) -> None:
+               max_moves: int | None, no_board: bool, quiet: bool, again: str) -> None:
     watch = Viewer.of_seat(humans[0]) if len(humans) == 1 else Viewer.spectator()
     seen = 0 if quiet else _print_new_events(source, match_id, 0, watch)
     moves = 0
@@ -140,12 +157,11 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
         if summary["status"] != "active":
             break
         if max_moves is not None and moves >= max_moves:
-            console().print(f"stopped after {moves} moves at #{summary['version']}; "
-                            f"resume with: ringside play {match_id}")
+            console().print(f"stopped after {moves} moves at #{summary['version']}; resume with: {again}")
             return
         decision = summary.get("decision") or {}
         if decision.get("awaiting_entropy"):
-            if not _add_entropy(source, match_id, summary, decision["awaiting_entropy"], humans, bots):
+            if not _add_entropy(source, match_id, summary, decision["awaiting_entropy"], humans, bots, again):
                 return
         elif decision.get("chance"):
             if summary.get("randomness") != "recorded":
@@ -163,7 +179,7 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
                     console().clear()
                     click.pause(f"seat {seats[0]} ({player_name(summary, seats[0])}): press any key to see your seat")
                 last_human = seats[0]
-                if not _human_turn(source, match_id, summary, seats[0], no_board):
+                if not _human_turn(source, match_id, summary, seats[0], no_board, again):
                     return
             else:
                 raise CliError("nobody is to act and the match is not over")
@@ -178,11 +194,12 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
     winners = ", ".join(f"{player_name(summary, s)} (seat {s})" for s in result.get("winners", []))
     console().print(Text(f"match over ({end.get('reason')}): totals {result.get('totals')}; won by {winners}",
                          style="bold"))
-    console().print(f"match {match_id}: ringside log {match_id[:8]} / ringside verify {match_id[:8]}")
+    reader = source.command(match_id)
+    console().print(f"match {match_id}: {reader} log {match_id[:8]} / {reader} verify {match_id[:8]}")
 
 
 def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: list[int], humans: list[int],
-                 bots: dict[int, str]) -> bool:
+                 bots: dict[int, str], again: str) -> bool:
     """The entropy the first draw waits for: asked of each human seat, made up for each bot seat.
     False when the player quits."""
     for seat in seats:
@@ -195,7 +212,7 @@ def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: 
             try:
                 text = click.prompt(f"seat {seat} entropy", prompt_suffix="> ")
             except click.Abort:
-                console().print(f"\nstopped; resume with: ringside play {match_id}")
+                console().print(f"\nstopped; resume with: {again}")
                 return False
             try:
                 source.add_entropy(match_id, seat, text.strip(), Actor.player(seat))
@@ -244,7 +261,8 @@ def _list_moves(legal: list[dict[str, Any]], limit: int = 80) -> None:
         console().print(f"  … {len(legal) - limit} more (type a move as shown to play one not listed)")
 
 
-def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: int, no_board: bool) -> bool:
+def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: int, no_board: bool,
+                again: str) -> bool:
     """Prompt `seat` until it makes a legal move. False when the player quits."""
     viewer = Viewer.of_seat(seat)
     if not no_board:
@@ -256,11 +274,11 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
         try:
             text = click.prompt(f"seat {seat} ({name}) move", prompt_suffix="> ")
         except click.Abort:
-            console().print(f"\nstopped; resume with: ringside play {match_id}")
+            console().print(f"\nstopped; resume with: {again}")
             return False
         command = text.strip().lower()
         if command in ("q", "quit", "exit"):
-            console().print(f"stopped; resume with: ringside play {match_id}")
+            console().print(f"stopped; resume with: {again}")
             return False
         if command in ("?", "h", "help"):
             console().print(PROMPT_HELP)

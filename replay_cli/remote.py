@@ -73,6 +73,17 @@ class RemoteSource(Source):
     def close(self) -> None:
         self.client.close()
 
+    def command(self, match_id: str, acting: bool = False) -> str:
+        """`ringside --url URL`, and when `acting`, `--token` with the arbiter's token of a match
+        created here (the one token that may act for every seat) or else the token given."""
+        import shlex
+
+        words = ["ringside", "--url", self.url]
+        token = (self._token(match_id, "arbiter") or self.token) if acting else None
+        if token:
+            words += ["--token", token]
+        return " ".join(shlex.quote(word) for word in words)
+
     # ---- HTTP --------------------------------------------------------------------------------
     def _request(self, method: str, path: str, token: str | None = None, allow: tuple[int, ...] = (),
                  keyed: bool = False, reading: bool = False, **kwargs: Any) -> httpx.Response:

@@ -71,6 +71,12 @@ class Source(ABC):
     def games(self) -> list[dict[str, Any]]:
         return catalogue()
 
+    def command(self, match_id: str, acting: bool = False) -> str:
+        """How a command line reaches this match again (for the hints the CLI prints): `ringside`
+        with the options that choose this source, and when `acting`, the token that may act for
+        every seat."""
+        return "ringside"
+
     @abstractmethod
     def resolve(self, ref: str) -> str:
         """A full match ID for `ref` (a full ID or a unique prefix)."""
@@ -197,6 +203,11 @@ class LocalSource(Source):
         if self._app is not None:
             self._app.close()
             self._app = None
+
+    def command(self, match_id: str, acting: bool = False) -> str:
+        import shlex
+
+        return f"ringside --store {shlex.quote(self._store)}" if self._store else "ringside"
 
     def resolve(self, ref: str) -> str:
         ref = ref.strip()

@@ -6,6 +6,8 @@ subprocess, and a proxy between them that loses answers or says it is busy."""
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import threading
 import time
 from collections.abc import Callable
@@ -208,3 +210,38 @@ def test_the_remote_source_retries_a_read_error_after_the_server_answered(
 def test_an_unreachable_server_is_said_as_such(sh: Any) -> None:
     failed = sh("--url", "http://127.0.0.1:9", "games", code=2)
     assert failed.stderr.startswith("ringside: error: cannot reach the server at http://127.0.0.1:9")
+
+
+# ==== `play GAME` over --url: the tokens, and resume hints that work ===================================
+def hint(output: str) -> list[str]:
+    """The arguments of the last `resume with: ringside ...` hint printed."""
+    line = [line for line in output.splitlines() if "resume with: ringside " in line][-1]
+    return shlex.split(line.partition("resume with: ringside ")[2])
+
+
+def test_play_over_url_prints_the_tokens_once_and_a_resume_hint_that_works(sh: Any, server: str) -> None:  # noqa: F811
+    out = sh("--url", server, "play", "test-dicevote", "-p", "me", "-p", "bot", "--no-board", "-q",
+             "--max-moves", "1", input="roll\n").stdout
+    assert out.count("tokens (shown only now; keep them):") == 1
+    seat0 = re.search(r"seat 0 \(me\): (rs_\S+)", out)
+    arbiter = re.search(r"arbiter: (rs_\S+)", out)
+    assert seat0 and arbiter and re.search(r"recorder: rs_\S+", out)
+    again = hint(out)
+    assert again[:4] == ["--url", server, "--token", arbiter.group(1)] and again[4] == "play"
+    match_id = again[5]
+    # the hint goes on: the bot's seat moves (with the arbiter's token), then seat 0 is asked again
+    resumed = sh(*again, "--no-board", "-q", input="quit\n")
+    assert "seat 0 (me) move>" in resumed.stdout and hint(resumed.stdout) == again
+    moves = moves_of(server, match_id, arbiter.group(1))
+    seats = [m["payload"]["seat"] for m in moves]
+    assert seats[0] == 0 and seats[1:] and set(seats[1:]) == {1}
+    # the seat's token printed is the seat's
+    assert sh("--url", server, "--token", seat0.group(1), "show", match_id, "--json").returncode == 0
+
+
+def test_play_over_url_to_the_end_names_the_server_in_its_last_hints(sh: Any, server: str) -> None:  # noqa: F811
+    out = sh("--url", server, "play", "test-dicevote", "-p", "bot", "-p", "bot", "-q").stdout
+    match_id = re.search(r"match ([0-9a-f-]{36}) \(test-dicevote\)", out)
+    assert match_id and "match over" in out
+    assert f"ringside --url {server} log {match_id.group(1)[:8]}" in out
+    assert sh("--url", server, "log", match_id.group(1)[:8]).returncode == 0
