@@ -134,6 +134,22 @@ def viewer_option(default: str = "spectator") -> Callable[[F], F]:
                              "or arbiter (everything).")
 
 
+_NOTED: set[tuple[str, str]] = set()
+
+
+def seen_as(source: Source, match_id: str, viewer: Viewer) -> str:
+    """The label of a view: whom the source answered for. Over --url the token decides, so when
+    the server answered for someone other than an --as given, a note on stderr says so."""
+    label = source.answered_as(match_id, viewer)
+    ctx = click.get_current_context(silent=True)
+    explicit = ctx is not None and ctx.get_parameter_source("viewer") not in (None, click.core.ParameterSource.DEFAULT)
+    if label != str(viewer) and explicit and (match_id, label) not in _NOTED:
+        _NOTED.add((match_id, label))
+        click.echo(f"ringside: note: the server answered as {label}, not {viewer}: over --url the token decides "
+                   "what you see (--token), not --as", err=True)
+    return label
+
+
 def default_name() -> str:
     try:
         return os.environ.get("RINGSIDE_ARBITER") or getpass.getuser()

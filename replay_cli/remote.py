@@ -69,9 +69,19 @@ class RemoteSource(Source):
         retrying = RetryTransport(transport=transport or httpx.HTTPTransport(), retry=RETRY)
         self.client = httpx.Client(base_url=self.url, timeout=timeout, transport=retrying)
         self.tokens: dict[str, dict[str, Any]] = {}
+        self._answered_as: dict[str, str] = {}
 
     def close(self) -> None:
         self.client.close()
+
+    def answered_as(self, match_id: str, viewer: Viewer) -> str:
+        """Whom the server says it answered the last read of this match for (its `viewer`): the
+        token decides, not the viewer asked for."""
+        return self._answered_as.get(match_id) or str(viewer)
+
+    def _note_viewer(self, match_id: str, answer: Any) -> None:
+        if isinstance(answer, dict) and isinstance(answer.get("viewer"), str):
+            self._answered_as[match_id] = answer["viewer"]
 
     def command(self, match_id: str, acting: bool = False) -> str:
         """`ringside --url URL`, and when `acting`, `--token` with the arbiter's token of a match
@@ -183,6 +193,7 @@ class RemoteSource(Source):
     def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/state", self._viewer_token(match_id, viewer),
                                             params={"at": at})
+        self._note_viewer(match_id, result)
         return result
 
     def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
@@ -192,6 +203,7 @@ class RemoteSource(Source):
         while cursor is not None and (limit is None or len(events) < limit):
             page = min(1000, limit - len(events)) if limit is not None else 1000
             answer = self._json("GET", f"/matches/{match_id}/events", token, params={"start": cursor, "limit": page})
+            self._note_viewer(match_id, answer)
             events.extend(answer["events"])
             cursor = answer.get("next")
         return events
@@ -203,6 +215,7 @@ class RemoteSource(Source):
     def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/diff", self._viewer_token(match_id, viewer),
                                             params={"from": a, "to": b})
+        self._note_viewer(match_id, result)
         return result
 
     def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:

@@ -77,6 +77,10 @@ class Source(ABC):
         every seat."""
         return "ringside"
 
+    def answered_as(self, match_id: str, viewer: Viewer) -> str:
+        """Whom the last read of this match was answered for: the viewer asked for, here."""
+        return str(viewer)
+
     @abstractmethod
     def resolve(self, ref: str) -> str:
         """A full match ID for `ref` (a full ID or a unique prefix)."""

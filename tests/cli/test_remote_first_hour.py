@@ -245,3 +245,19 @@ def test_play_over_url_to_the_end_names_the_server_in_its_last_hints(sh: Any, se
     assert match_id and "match over" in out
     assert f"ringside --url {server} log {match_id.group(1)[:8]}" in out
     assert sh("--url", server, "log", match_id.group(1)[:8]).returncode == 0
+
+
+# ==== views labelled by whom the server answered for ===================================================
+def test_show_and_log_say_whom_the_server_answered_for(sh: Any, server: str, created: dict[str, Any]) -> None:  # noqa: F811
+    match_id, tokens = created["match_id"], created["tokens"]
+    for token, label in ((tokens["seats"][1]["token"], "seat:1"), (tokens["arbiter"], "arbiter")):
+        shown = sh("--url", server, "--token", token, "show", match_id)
+        assert shown.stdout.splitlines()[0].endswith(f"  as {label}") and not shown.stderr
+        logged = sh("--url", server, "--token", token, "log", match_id)
+        assert f"match {match_id}  as {label}" in logged.stdout
+        assert f"as {label}:" in sh("--url", server, "--token", token, "diff", match_id, "1", "3").stdout
+    # --as does not choose over --url: the label says what was answered, and a note says why
+    asked = sh("--url", server, "show", match_id, "--as", "arbiter")
+    assert asked.stdout.splitlines()[0].endswith("  as spectator")
+    assert asked.stderr == ("ringside: note: the server answered as spectator, not arbiter: over --url the token "
+                            "decides what you see (--token), not --as\n")
