@@ -55,11 +55,29 @@ class Settings:
         if ref and path_is(path, "file"):
             bundle = BundleSource(path)
             self.sources.append(bundle)
+            check_viewer(bundle, bundle.match_id)
             return bundle, bundle.match_id
         if ref and path_is(path, "dir"):
             raise CliError(f"{ref} is a directory; give a bundle file or a match ID")
         source = self.main_source()
-        return source, source.resolve(ref)
+        match_id = source.resolve(ref)
+        check_viewer(source, match_id)
+        return source, match_id
+
+
+def check_viewer(source: Source, match_id: str) -> None:
+    """A command's `--as seat:N` must name a seat of the match: a usage error (exit 2) naming the
+    seats that exist, never a view of a seat nobody holds."""
+    ctx = click.get_current_context(silent=True)
+    viewer = ctx.params.get("viewer") if ctx is not None else None
+    if not isinstance(viewer, Viewer) or viewer.kind != "seat" or viewer.seat is None:
+        return
+    seats = source.summary(match_id).get("seats") or []
+    if viewer.seat < len(seats):
+        return
+    named = ", ".join(f"seat:{seat.get('seat', n)} ({seat.get('player')})" for n, seat in enumerate(seats))
+    raise click.BadParameter(f"this match has no seat {viewer.seat}; its seats: {named}", ctx=ctx,
+                             param_hint="'--as'")
 
 
 def path_is(path: Path, kind: str) -> bool:

@@ -4,6 +4,7 @@ exist, and `simulate` that says what it counts."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import Any
@@ -26,3 +27,20 @@ def test_a_resume_hint_names_the_store_and_the_seats(sh: Any, tmp_path: Path) ->
     watched = sh("--store", str(store), "play", "test-dicevote", "-p", "ann", "-p", "bob", "--watch", "-q",
                  "--max-moves", "1").stdout
     assert hint(watched)[-1] == "--watch"
+
+
+def new_match(sh: Any, *players: str, extra: tuple[str, ...] = ()) -> str:
+    args = [arg for name in players or ("ann", "bob") for arg in ("-p", name)]
+    return str(json.loads(sh("new", "test-dicevote", *args, *extra, "--json").stdout)["match_id"])
+
+
+def test_as_a_seat_the_match_does_not_have_is_refused_by_every_command(sh: Any) -> None:
+    match_id = new_match(sh)
+    sh("export", match_id, "-o", "m.jsonl")
+    wanted = ("ringside: error: Invalid value for '--as': this match has no seat 7; its seats: seat:0 (ann), "
+              "seat:1 (bob) (see: ringside {} --help)\n")
+    for command in (["show", match_id], ["log", match_id], ["step", match_id, "--batch"], ["diff", match_id, "1", "2"],
+                    ["annotate", match_id, "--list"], ["show", "m.jsonl"]):
+        refused = sh(*command, "--as", "seat:7", code=2)
+        assert refused.stderr == wanted.format(command[0]) and not refused.stdout
+    assert sh("show", match_id, "--as", "seat:1").returncode == 0
