@@ -19,13 +19,14 @@ from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
 
 from .context import settings, source_options, translate
-from .moves import parse_move
+from .moves import move_types, parse_move
 from .output import CliError, console, print_json
 from .render.common import event_text, move_text, player_name
 from .source import LocalSource, Source, deterministic_seed
 from .views import score_table, show_state
 
 MAX_STEPS = 200_000
+PROMPT_COMMANDS = ("board", "moves", "score", "log", "undo", "help", "quit")
 PROMPT_HELP = ("Type a move: its number, the shorthand shown (e.g. `place x=1 y=0 rotation=2`) or JSON.\n"
                "Commands: board, moves, score, log, undo (take back your last move), help, quit.")
 
@@ -302,13 +303,33 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
                 source.request_undo(match_id, seat, None, "taken back at the terminal")
                 console().print("undo requested")
                 return True
-            move = parse_move(text, legal)
+            words = text.split()
+            typed = {"type": words[0]} if words and text.strip()[0] not in "{[\"" and not words[0].isdigit() else None
+            move = typed if _unknown_type(typed, source, summary, legal) else parse_move(text, legal)
+            unknown = _unknown_type(move, source, summary, legal)
+            if unknown:
+                console().print(Text(unknown, style="red"))
+                continue
             source.submit_move(match_id, seat, move)
             return True
         except RingsideError as error:
             console().print(Text(translate(error).message, style="red"))
         except CliError as error:
             console().print(Text(error.message, style="red"))
+
+
+def _unknown_type(move: Any, source: Source, summary: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
+    """One readable line for a word that is neither a prompt command nor a move type of the game:
+    the move types and the prompt's commands that exist (None when `move`'s type is one)."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        return None
+    types = move_types(source.move_schema(str(summary["game"])))
+    if not types or move["type"] in types:
+        return None
+    now = list(dict.fromkeys(str(m.get("type")) for m in legal))
+    return (f"no command or move {move['type']!r}: moves are {', '.join(types)}"
+            + (f" (legal now: {', '.join(now)})" if now else "")
+            + f"; commands are {', '.join(PROMPT_COMMANDS)}; or type the number of a listed move")
 
 
 @click.command()

@@ -70,9 +70,15 @@ class RemoteSource(Source):
         self.client = httpx.Client(base_url=self.url, timeout=timeout, transport=retrying)
         self.tokens: dict[str, dict[str, Any]] = {}
         self._answered_as: dict[str, str] = {}
+        self._move_schemas: dict[str, dict[str, Any]] = {}
 
     def close(self) -> None:
         self.client.close()
+
+    def move_schema(self, game: str) -> dict[str, Any]:
+        if game not in self._move_schemas:
+            self._move_schemas[game] = self._json("GET", f"/games/{game}/move-schema")
+        return self._move_schemas[game]
 
     def answered_as(self, match_id: str, viewer: Viewer) -> str:
         """Whom the server says it answered the last read of this match for (its `viewer`): the

@@ -77,6 +77,10 @@ class Source(ABC):
         every seat."""
         return "ringside"
 
+    def move_schema(self, game: str) -> dict[str, Any]:
+        """The JSON schema of a game's moves."""
+        return get_game(game).move_schema()
+
     def answered_as(self, match_id: str, viewer: Viewer) -> str:
         """Whom the last read of this match was answered for: the viewer asked for, here."""
         return str(viewer)

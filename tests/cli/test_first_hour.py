@@ -44,3 +44,12 @@ def test_as_a_seat_the_match_does_not_have_is_refused_by_every_command(sh: Any) 
         refused = sh(*command, "--as", "seat:7", code=2)
         assert refused.stderr == wanted.format(command[0]) and not refused.stdout
     assert sh("show", match_id, "--as", "seat:1").returncode == 0
+
+
+def test_an_unknown_word_at_the_prompt_is_answered_with_what_exists(sh: Any) -> None:
+    out = sh("play", "test-dicevote", "-p", "me", "-p", "bot", "--no-board", "-q",
+             input='clear\nclear the screen\n{"type": "zap"}\nquit\n').stdout
+    said = ("no command or move {!r}: moves are pass, play, roll, vote (legal now: play, roll, pass); commands are "
+            "board, moves, score, log, undo, help, quit; or type the number of a listed move")
+    assert out.count(said.format("clear")) == 2 and said.format("zap") in out
+    assert "Input tag" not in out and "stopped; resume with" in out

@@ -221,8 +221,9 @@ def hint(output: str) -> list[str]:
 
 def test_play_over_url_prints_the_tokens_once_and_a_resume_hint_that_works(sh: Any, server: str) -> None:  # noqa: F811
     out = sh("--url", server, "play", "test-dicevote", "-p", "me", "-p", "bot", "--no-board", "-q",
-             "--max-moves", "1", input="roll\n").stdout
+             "--max-moves", "1", input="clear\nroll\n").stdout
     assert out.count("tokens (shown only now; keep them):") == 1
+    assert "no command or move 'clear': moves are pass, play, roll, vote" in out  # the server's move schema
     seat0 = re.search(r"seat 0 \(me\): (rs_\S+)", out)
     arbiter = re.search(r"arbiter: (rs_\S+)", out)
     assert seat0 and arbiter and re.search(r"recorder: rs_\S+", out)
