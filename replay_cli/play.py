@@ -167,7 +167,8 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
         elif decision.get("chance"):
             if summary.get("randomness") != "recorded":
                 raise CliError("the match waits for a chance outcome the server should have drawn")
-            _record_outcome(source, match_id, summary, humans, rng)
+            if not _record_outcome(source, match_id, summary, humans, rng, again):
+                return
         else:
             seats = list(decision.get("seats", []))
             bot_seats = [s for s in seats if s not in humans]
@@ -226,26 +227,57 @@ def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: 
 
 
 def _record_outcome(source: Source, match_id: str, summary: dict[str, Any], humans: list[int],
-                    rng: random.Random) -> None:
+                    rng: random.Random, again: str) -> bool:
+    """The recorder enters the chance outcome (a bot's pick when nobody plays here), each possible
+    one listed with what the component set says of it. False when the player quits."""
     outcomes = source.chance_outcomes(match_id)
     kind = (summary.get("decision") or {}).get("chance", {}).get("kind")
     if not humans:
         source.submit_outcome(match_id, outcomes[rng.randrange(len(outcomes))])
-        return
+        return True
     console().print(f"chance: {kind}. Possible outcomes:")
+    described = _descriptions(source.components(match_id))
     for index, outcome in enumerate(outcomes, start=1):
-        console().print(f"  {index:>3}. {move_text(outcome)}")
+        about = described.get(outcome) if isinstance(outcome, str) else None
+        console().print(f"  {index:>3}. {move_text(outcome)}" + (f"  {about}" if about else ""))
     while True:
-        text = click.prompt("outcome (number or JSON)", prompt_suffix="> ")
+        try:
+            text = click.prompt("outcome (number or JSON; quit)", prompt_suffix="> ")
+        except click.Abort:
+            console().print(f"\nstopped; resume with: {again}")
+            return False
+        if text.strip().lower() in ("q", "quit", "exit"):
+            console().print(f"stopped; resume with: {again}")
+            return False
         try:
             value = outcomes[int(text) - 1] if text.strip().isdigit() and 0 < int(text) <= len(outcomes) \
                 else parse_move(text) if text.strip()[:1] in "{[\"" else _plain(text)
             source.submit_outcome(match_id, value)
-            return
+            return True
         except RingsideError as error:
             console().print(Text(translate(error).message, style="red"))
         except CliError as error:
             console().print(Text(error.message, style="red"))
+
+
+def _descriptions(content: Any) -> dict[str, str]:
+    """What the component set says of each of its pieces that has an `id`: its description, or its
+    name and text (a Carcassonne tile: `Monastery with a road leaving south`)."""
+    found: dict[str, str] = {}
+    pending = [content]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, list):
+            pending.extend(item)
+            continue
+        if not isinstance(item, dict):
+            continue
+        pending.extend(item.values())
+        if isinstance(item.get("id"), str) and item["id"] not in found:
+            words = [item[key] for key in ("description", "name", "text") if isinstance(item.get(key), str)]
+            if any(word.strip() for word in words):
+                found[item["id"]] = ": ".join(word.strip() for word in words if word.strip())
+    return found
 
 
 def _plain(text: str) -> Any:

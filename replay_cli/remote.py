@@ -75,6 +75,15 @@ class RemoteSource(Source):
     def close(self) -> None:
         self.client.close()
 
+    def components(self, match_id: str) -> dict[str, Any] | None:
+        """The game's shipped component set, when the match plays with it (the server publishes no
+        other match's set outside its bundle)."""
+        summary = self.summary(match_id)
+        shipped = self._json("GET", f"/games/{summary['game']}/components")
+        played = (summary.get("components") or {}).get("hash")
+        content = shipped.get("content") if isinstance(shipped, dict) else None
+        return content if played == shipped.get("content_hash") and isinstance(content, dict) else None
+
     def move_schema(self, game: str) -> dict[str, Any]:
         if game not in self._move_schemas:
             self._move_schemas[game] = self._json("GET", f"/games/{game}/move-schema")

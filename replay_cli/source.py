@@ -81,6 +81,10 @@ class Source(ABC):
         """The JSON schema of a game's moves."""
         return get_game(game).move_schema()
 
+    def components(self, match_id: str) -> dict[str, Any] | None:
+        """The content of the component set the match is played with (None when not known here)."""
+        return None
+
     def answered_as(self, match_id: str, viewer: Viewer) -> str:
         """Whom the last read of this match was answered for: the viewer asked for, here."""
         return str(viewer)
@@ -211,6 +215,9 @@ class LocalSource(Source):
         if self._app is not None:
             self._app.close()
             self._app = None
+
+    def components(self, match_id: str) -> dict[str, Any] | None:
+        return self.app.components_of(self._id(match_id))
 
     def command(self, match_id: str, acting: bool = False) -> str:
         import shlex

@@ -53,3 +53,16 @@ def test_an_unknown_word_at_the_prompt_is_answered_with_what_exists(sh: Any) -> 
             "board, moves, score, log, undo, help, quit; or type the number of a listed move")
     assert out.count(said.format("clear")) == 2 and said.format("zap") in out
     assert "Input tag" not in out and "stopped; resume with" in out
+
+
+def test_a_recorded_tile_is_chosen_from_tiles_that_say_what_they_are(sh: Any) -> None:
+    out = sh("play", "carcassonne", "-p", "me", "-p", "bot", "--randomness", "recorded", "--no-board", "-q",
+             input="1\nquit\n").stdout
+    assert "chance: tile. Possible outcomes:" in out
+    assert "    1. A  Monastery with a road leaving south\n" in out
+    assert "    4. D  City cap north, straight road west-east (start tile type)\n" in out
+    assert " UBT-A  Acrobat tile, all field\n" in out
+    assert "seat 0 (me) move>" in out  # tile A was recorded, and seat 0 places it
+    stopped = sh("play", "carcassonne", "-p", "me", "-p", "bot", "--randomness", "recorded", "--no-board", "-q",
+                 input="quit\n")
+    assert "stopped; resume with: ringside play" in stopped.stdout and not stopped.stderr

@@ -262,3 +262,9 @@ def test_show_and_log_say_whom_the_server_answered_for(sh: Any, server: str, cre
     assert asked.stdout.splitlines()[0].endswith("  as spectator")
     assert asked.stderr == ("ringside: note: the server answered as spectator, not arbiter: over --url the token "
                             "decides what you see (--token), not --as\n")
+
+
+def test_a_recorded_tile_over_url_says_what_it_is(sh: Any, server: str) -> None:  # noqa: F811
+    out = sh("--url", server, "play", "carcassonne", "-p", "me", "-p", "bot", "--randomness", "recorded",
+             "--no-board", "-q", input="quit\n").stdout
+    assert "    1. A  Monastery with a road leaving south\n" in out and "stopped; resume with: ringside --url" in out
