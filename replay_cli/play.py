@@ -395,13 +395,21 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
     from .moves import parse_pairs
 
     ruleset = get_game(game)
-    variant = variant or ruleset.default_variant
-    if variant not in ruleset.variants:
-        raise CliError(f"{game} has no variant {variant!r} (variants: {', '.join(ruleset.variants)})")
-    info = ruleset.variants[variant]
+    chosen = variant or ruleset.default_variant
+    if chosen not in ruleset.variants:
+        raise CliError(f"{game} has no variant {chosen!r} (variants: {', '.join(ruleset.variants)})")
+    info = ruleset.variants[chosen]
     n_seats = seats or info.min_seats
     if not info.min_seats <= n_seats <= info.max_seats:
-        raise CliError(f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {n_seats}")
+        fitting = [name for name, v in ruleset.variants.items() if v.min_seats <= n_seats <= v.max_seats]
+        if variant is not None or not fitting:
+            raise CliError(f"{game} {chosen} is played by {info.min_seats}–{info.max_seats} players, not {n_seats}"
+                           + (f"; for {n_seats}: --variant {' or '.join(fitting)}" if fitting else ""))
+        click.echo(f"ringside: note: {game}'s default variant {chosen} is for {info.min_seats}–{info.max_seats} "
+                   f"players, so {fitting[0]} is simulated for {n_seats} (choose with --variant: "
+                   f"{', '.join(fitting)})", err=True)
+        chosen = fitting[0]
+    variant = chosen
     if bot not in ruleset.bots():
         raise CliError(f"{game} has no bot {bot!r} (bots: {', '.join(sorted(ruleset.bots()))})")
     options = parse_pairs(option)
@@ -459,9 +467,12 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
             source.close()
             shutil.rmtree(temp, ignore_errors=True)
     wins = [sum(1 for r in results if seat in (r["winners"] or [])) for seat in range(n_seats)]
+    shared = [r for r in results if len(r["winners"] or []) > 1]
+    shared_wins = [sum(1 for r in shared if seat in r["winners"]) for seat in range(n_seats)]
     report = {"game": game, "variant": variant, "seats": n_seats, "matches": len(results),
               "mean_events": round(sum(r["events"] for r in results) / len(results), 1),
-              "wins_by_seat": wins, "seconds": round(time.monotonic() - started, 2),
+              "wins_by_seat": wins, "shared_wins_by_seat": shared_wins, "shared_first_places": len(shared),
+              "seconds": round(time.monotonic() - started, 2),
               "stored": out is None or bool(obj.url), "results": results}
     if as_json:
         print_json(report)
@@ -469,5 +480,9 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
     where = f"bundles in {out}" if out is not None else "matches in the store"
     if obj.url:
         where += f" (kept on {obj.url})"
+    ties = ""
+    if shared:
+        ties = (f" ({len(shared)} of the {len(results)} matches ended in a shared first place, which counts as "
+                f"a win for each seat that shared it: shared wins by seat {shared_wins})")
     console().print(f"{len(results)} {game} ({variant}) {where}; mean {report['mean_events']} events; "
-                    f"wins by seat {wins}; {report['seconds']} s")
+                    f"wins by seat {wins}{ties}; {report['seconds']} s")

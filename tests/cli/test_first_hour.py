@@ -66,3 +66,25 @@ def test_a_recorded_tile_is_chosen_from_tiles_that_say_what_they_are(sh: Any) ->
     stopped = sh("play", "carcassonne", "-p", "me", "-p", "bot", "--randomness", "recorded", "--no-board", "-q",
                  input="quit\n")
     assert "stopped; resume with: ringside play" in stopped.stdout and not stopped.stderr
+
+
+def test_simulate_one_player_picks_the_solitaire_variant_and_says_so(sh: Any) -> None:
+    done = sh("simulate", "circus-train", "--players", "1", "-n", "1", "--out", "solo")
+    assert done.stderr == ("ringside: note: circus-train's default variant basic is for 2–5 players, so solitaire "
+                           "is simulated for 1 (choose with --variant: solitaire, solitaire-advanced)\n")
+    assert done.stdout.startswith("1 circus-train (solitaire) bundles in solo")
+    refused = sh("simulate", "circus-train", "--players", "1", "--variant", "advanced", code=2)
+    assert refused.stderr == ("ringside: error: circus-train advanced is played by 2–5 players, not 1; for 1: "
+                              "--variant solitaire or solitaire-advanced\n")
+
+
+def test_simulate_reports_shared_first_places(sh: Any) -> None:
+    report = json.loads(sh("simulate", "test-dicevote", "-n", "20", "--seed", "1", "--out", "a", "--json").stdout)
+    shared = [r for r in report["results"] if len(r["winners"]) > 1]
+    assert shared and report["shared_first_places"] == len(shared)
+    assert report["shared_wins_by_seat"] == [sum(seat in r["winners"] for r in shared) for seat in (0, 1)]
+    assert report["wins_by_seat"] == [sum(seat in r["winners"] for r in report["results"]) for seat in (0, 1)]
+    text = sh("simulate", "test-dicevote", "-n", "20", "--seed", "1", "--out", "b").stdout  # the same matches
+    assert (f"wins by seat {report['wins_by_seat']} ({len(shared)} of the 20 matches ended in a shared first place, "
+            f"which counts as a win for each seat that shared it: shared wins by seat "
+            f"{report['shared_wins_by_seat']})") in text
