@@ -131,20 +131,27 @@ class RemoteSource(Source):
         except NOT_SENT as error:
             raise CliError(f"cannot reach the server at {self.url}: {error}", EXIT_USAGE) from None
         except httpx.HTTPError as error:
-            what = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-            if keyed:
-                raise CliError(f"the server at {self.url} did not answer ({what}), also after {RETRIES} retries "
-                               "with the same Idempotency-Key: the write may or may not have been recorded "
-                               "(ringside log MATCH shows it)", EXIT_USAGE) from None
-            if method in ("GET", "HEAD") or reading:
-                raise CliError(f"the server at {self.url} did not answer ({what}), also after {RETRIES} "
-                               "retries", EXIT_USAGE) from None
-            raise CliError(f"the server at {self.url} did not answer ({what}): the request may or may not "
-                           "have been carried out, and was not retried (it carries no Idempotency-Key)",
-                           EXIT_USAGE) from None
+            raise self._unanswered(error, method, path, keyed, reading) from None
         if response.status_code >= 400 and response.status_code not in allow:
             raise _problem(response)
         return response
+
+    def _unanswered(self, error: httpx.HTTPError, method: str, path: str, keyed: bool, reading: bool) -> CliError:
+        """A request that got no answer, said with what it means for a write."""
+        what = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        unanswered = f"the server at {self.url} did not answer ({what})"
+        if keyed or method in ("GET", "HEAD") or reading:
+            if isinstance(error, RETRY.retryable_exceptions):
+                unanswered += f", not even when sent again (up to {RETRIES} times" + (
+                    " with the same Idempotency-Key)" if keyed else ")")
+            if not keyed:
+                return CliError(unanswered, EXIT_USAGE)
+            parts = path.split("/")
+            match = parts[2][:8] if len(parts) > 2 and parts[1] == "matches" else "MATCH"
+            return CliError(f"{unanswered}: the write may or may not have been recorded (see: ringside --url "
+                            f"{self.url} log {match})", EXIT_USAGE)
+        return CliError(f"{unanswered}: the request may or may not have been carried out, and was not sent again "
+                        "(it carries no Idempotency-Key)", EXIT_USAGE)
 
     def _json(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
         response = self._request(method, path, token, **kwargs)

@@ -154,6 +154,23 @@ def test_a_busy_answer_is_retried_after_retry_after_with_the_same_key(
     assert len(moves_of(server, match_id, tokens["arbiter"])) == 1
 
 
+def test_a_move_never_answered_is_sent_a_bounded_number_of_times_and_said_so(
+        sh: Any, server: str, created: dict[str, Any]) -> None:  # noqa: F811
+    match_id, tokens = created["match_id"], created["tokens"]
+
+    def always(record: dict[str, Any], before: list[dict[str, Any]]) -> str | None:
+        return "drop" if record["method"] == "POST" and record["path"].endswith("/moves") else None
+
+    with Proxy(server, always) as proxy:
+        out = sh("--url", proxy.url, "--token", tokens["seats"][0]["token"], "play", match_id, "--human", "0",
+                 "--no-board", "-q", input="roll\nquit\n").stdout
+    sent = proxy.requests("POST", "/moves")
+    assert len(sent) == 5 and len({r["key"] for r in sent}) == 1  # the first attempt and 4 more, one key
+    assert (f"not even when sent again (up to 4 times with the same Idempotency-Key): the write may or may not "
+            f"have been recorded (see: ringside --url {proxy.url} log {match_id[:8]})") in out
+    assert len(moves_of(server, match_id, tokens["arbiter"])) == 1
+
+
 def test_every_write_sends_a_fresh_key(sh: Any, server: str, created: dict[str, Any]) -> None:  # noqa: F811
     match_id, tokens = created["match_id"], created["tokens"]
     arbiter = tokens["arbiter"]
