@@ -57,11 +57,29 @@ class Settings:
         if ref and path_is(path, "file"):
             bundle = BundleSource(path)
             self.sources.append(bundle)
+            check_viewer(bundle, bundle.match_id)
             return bundle, bundle.match_id
         if ref and path_is(path, "dir"):
             raise CliError(f"{ref} is a directory; give a bundle file or a match ID")
         source = self.main_source()
-        return source, source.resolve(ref)
+        match_id = source.resolve(ref)
+        check_viewer(source, match_id)
+        return source, match_id
+
+
+def check_viewer(source: Source, match_id: str) -> None:
+    """A command's `--as seat:N` must name a seat of the match: a usage error (exit 2) naming the
+    seats that exist, never a view of a seat nobody holds."""
+    ctx = click.get_current_context(silent=True)
+    viewer = ctx.params.get("viewer") if ctx is not None else None
+    if not isinstance(viewer, Viewer) or viewer.kind != "seat" or viewer.seat is None:
+        return
+    seats = source.summary(match_id).get("seats") or []
+    if viewer.seat < len(seats):
+        return
+    named = ", ".join(f"seat:{seat.get('seat', n)} ({seat.get('player')})" for n, seat in enumerate(seats))
+    raise click.BadParameter(f"this match has no seat {viewer.seat}; its seats: {named}", ctx=ctx,
+                             param_hint="'--as'")
 
 
 def path_is(path: Path, kind: str) -> bool:
@@ -134,6 +152,22 @@ def viewer_option(default: str = "spectator") -> Callable[[F], F]:
                         callback=parse_viewer,
                         help="Whose eyes: spectator (public only), seat:N (that seat's hidden information too) "
                              "or arbiter (everything).")
+
+
+_NOTED: set[tuple[str, str]] = set()
+
+
+def seen_as(source: Source, match_id: str, viewer: Viewer) -> str:
+    """The label of a view: whom the source answered for. Over --url the token decides, so when
+    the server answered for someone other than an --as given, a note on stderr says so."""
+    label = source.answered_as(match_id, viewer)
+    ctx = click.get_current_context(silent=True)
+    explicit = ctx is not None and ctx.get_parameter_source("viewer") not in (None, click.core.ParameterSource.DEFAULT)
+    if label != str(viewer) and explicit and (match_id, label) not in _NOTED:
+        _NOTED.add((match_id, label))
+        click.echo(f"ringside: note: the server answered as {label}, not {viewer}: over --url the token decides "
+                   "what you see (--token), not --as", err=True)
+    return label
 
 
 def default_name() -> str:

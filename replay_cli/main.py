@@ -28,6 +28,7 @@ from .context import (
     json_option,
     parse_actor,
     path_is,
+    seen_as,
     settings,
     source_options,
     viewer_option,
@@ -262,7 +263,7 @@ def show(match: str, at: int | None, viewer: Viewer, as_json: bool) -> None:
     if as_json:
         print_json(view)
         return
-    show_state(source.summary(match_id), view, str(viewer))
+    show_state(source.summary(match_id), view, seen_as(source, match_id, viewer))
 
 
 def _notes_by_seq(notes: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -294,7 +295,9 @@ def log(match: str, start: int, limit: int | None, viewer: Viewer, as_json: bool
     if as_json:
         print_json([{**event, "annotations": notes.get(event["seq"], [])} for event in events])
         return
-    console().print(log_table(source.summary(match_id), events, notes))
+    table = log_table(source.summary(match_id), events, notes)
+    table.title = f"{table.title}  as {seen_as(source, match_id, viewer)}"
+    console().print(table)
 
 
 @cli.command()
@@ -349,7 +352,7 @@ def step(match: str, start: int | None, stop: int | None, interactive: bool | No
         for text in change_lines(changes_at(seq)):
             console().print(text)
         if board:
-            show_state(summary, source.state(match_id, viewer, seq), str(viewer))
+            show_state(summary, source.state(match_id, viewer, seq), seen_as(source, match_id, viewer))
 
     if not interactive:
         end = min(stop or last, last)
@@ -387,7 +390,7 @@ def step(match: str, start: int | None, stop: int | None, interactive: bool | No
                 return
             seq = int(target)
         elif key == "s":
-            show_state(summary, source.state(match_id, viewer, seq), str(viewer))
+            show_state(summary, source.state(match_id, viewer, seq), seen_as(source, match_id, viewer))
             continue
         else:
             continue
@@ -414,7 +417,7 @@ def diff(match: str, a: int, b: int, viewer: Viewer, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    console().print(Text(f"changes from #{a} to #{b} as {viewer}:", style="bold"))
+    console().print(Text(f"changes from #{a} to #{b} as {seen_as(source, match_id, viewer)}:", style="bold"))
     for line in change_lines(result["changes"], limit=200):
         console().print(line)
 

@@ -96,3 +96,17 @@ def parse_int_list(text: str, what: str) -> list[int]:
         return [int(part) for part in text.replace(" ", "").split(",") if part]
     except ValueError:
         raise CliError(f"{what} must be comma-separated whole numbers, like 1,2,2") from None
+
+
+def move_types(schema: dict[str, Any]) -> list[str]:
+    """The move types a game's move JSON schema allows (its `type` discriminator), in its order."""
+    mapping = (schema.get("discriminator") or {}).get("mapping")
+    if isinstance(mapping, dict) and mapping:
+        return [str(name) for name in mapping]
+    found: list[str] = []
+    for branch in [schema, *(schema.get("$defs") or {}).values()]:
+        spec = ((branch.get("properties") or {}).get("type") or {}) if isinstance(branch, dict) else {}
+        for name in ([spec["const"]] if "const" in spec else spec.get("enum") or []):
+            if str(name) not in found:
+                found.append(str(name))
+    return found

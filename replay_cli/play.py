@@ -19,7 +19,7 @@ from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
 
 from .context import settings, source_options, translate
-from .moves import parse_move
+from .moves import move_types, parse_move
 from .output import CliError, console, print_json
 from .render.common import event_text, move_text, player_name
 from .rules import prompt_rules
@@ -27,6 +27,7 @@ from .source import LocalSource, Source, deterministic_seed
 from .views import score_table, show_state
 
 MAX_STEPS = 200_000
+PROMPT_COMMANDS = ("board", "moves", "score", "log", "undo", "help", "quit")
 PROMPT_HELP = ("Type a move: its number, the shorthand shown (e.g. `place x=1 y=0 rotation=2`) or JSON.\n"
                "Commands: board, moves, score, log, undo (take back your last move), help, quit.")
 
@@ -105,9 +106,17 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
                                 randomness=randomness, undo_policy=undo_policy,
                                 **({"entropy_from": "seats"} if seat_entropy else {}))
         match_id = str(created["match_id"])
-        console().print(f"match {match_id} ({target}); resume with: ringside play {match_id}")
         human_seats = [] if watch else [seat for seat in range(len(names)) if seat not in bots]
         bots = {seat: bots.get(seat, default_bot) for seat in range(len(names)) if seat not in human_seats}
+        again = _again(source, match_id, names, human_seats)
+        if created.get("tokens"):
+            from .main import print_tokens
+
+            console().print(f"match {match_id} ({target})")
+            print_tokens(created)
+            console().print(f"resume with: {again}")
+        else:
+            console().print(f"match {match_id} ({target}); resume with: {again}")
     else:
         if players:
             raise CliError("-p/--player is for a new match; to resume give --human SEAT")
@@ -127,11 +136,20 @@ def play(target: str, players: tuple[str, ...], humans: tuple[int, ...], watch: 
             human_seats = [s["seat"] for s in seats if not str(s["player"]).startswith("bot")]
         bots = {s["seat"]: (str(s["player"]).partition(":")[2] or default_bot)
                 for s in seats if s["seat"] not in human_seats}
-    _play_loop(source, match_id, human_seats, bots, random.Random(seed), max_moves, no_board, quiet)
+        again = _again(source, match_id, [str(s["player"]) for s in seats], human_seats)
+    _play_loop(source, match_id, human_seats, bots, random.Random(seed), max_moves, no_board, quiet, again)
+
+
+def _again(source: Source, match_id: str, names: list[str], humans: list[int]) -> str:
+    """The command that goes on with this match as this one did: the same store or server (over
+    --url with the token that may act for every seat) and the same human seats."""
+    default = [seat for seat, name in enumerate(names) if not name.lower().startswith("bot")]
+    flags = "" if humans == default else " --watch" if not humans else "".join(f" --human {s}" for s in humans)
+    return f"{source.command(match_id, acting=True)} play {match_id}{flags}"
 
 
 def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int, str], rng: random.Random,
-               max_moves: int | None, no_board: bool, quiet: bool) -> None:
+               max_moves: int | None, no_board: bool, quiet: bool, again: str) -> None:
     watch = Viewer.of_seat(humans[0]) if len(humans) == 1 else Viewer.spectator()
     seen = 0 if quiet else _print_new_events(source, match_id, 0, watch)
     moves = 0
@@ -141,17 +159,17 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
         if summary["status"] != "active":
             break
         if max_moves is not None and moves >= max_moves:
-            console().print(f"stopped after {moves} moves at #{summary['version']}; "
-                            f"resume with: ringside play {match_id}")
+            console().print(f"stopped after {moves} moves at #{summary['version']}; resume with: {again}")
             return
         decision = summary.get("decision") or {}
         if decision.get("awaiting_entropy"):
-            if not _add_entropy(source, match_id, summary, decision["awaiting_entropy"], humans, bots):
+            if not _add_entropy(source, match_id, summary, decision["awaiting_entropy"], humans, bots, again):
                 return
         elif decision.get("chance"):
             if summary.get("randomness") != "recorded":
                 raise CliError("the match waits for a chance outcome the server should have drawn")
-            _record_outcome(source, match_id, summary, humans, rng)
+            if not _record_outcome(source, match_id, summary, humans, rng, again):
+                return
         else:
             seats = list(decision.get("seats", []))
             bot_seats = [s for s in seats if s not in humans]
@@ -164,7 +182,7 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
                     console().clear()
                     click.pause(f"seat {seats[0]} ({player_name(summary, seats[0])}): press any key to see your seat")
                 last_human = seats[0]
-                if not _human_turn(source, match_id, summary, seats[0], no_board):
+                if not _human_turn(source, match_id, summary, seats[0], no_board, again):
                     return
             else:
                 raise CliError("nobody is to act and the match is not over")
@@ -179,11 +197,12 @@ def _play_loop(source: Source, match_id: str, humans: list[int], bots: dict[int,
     winners = ", ".join(f"{player_name(summary, s)} (seat {s})" for s in result.get("winners", []))
     console().print(Text(f"match over ({end.get('reason')}): totals {result.get('totals')}; won by {winners}",
                          style="bold"))
-    console().print(f"match {match_id}: ringside log {match_id[:8]} / ringside verify {match_id[:8]}")
+    reader = source.command(match_id)
+    console().print(f"match {match_id}: {reader} log {match_id[:8]} / {reader} verify {match_id[:8]}")
 
 
 def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: list[int], humans: list[int],
-                 bots: dict[int, str]) -> bool:
+                 bots: dict[int, str], again: str) -> bool:
     """The entropy the first draw waits for: asked of each human seat, made up for each bot seat.
     False when the player quits."""
     for seat in seats:
@@ -196,7 +215,7 @@ def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: 
             try:
                 text = click.prompt(f"seat {seat} entropy", prompt_suffix="> ")
             except click.Abort:
-                console().print(f"\nstopped; resume with: ringside play {match_id}")
+                console().print(f"\nstopped; resume with: {again}")
                 return False
             try:
                 source.add_entropy(match_id, seat, text.strip(), Actor.player(seat))
@@ -209,26 +228,57 @@ def _add_entropy(source: Source, match_id: str, summary: dict[str, Any], seats: 
 
 
 def _record_outcome(source: Source, match_id: str, summary: dict[str, Any], humans: list[int],
-                    rng: random.Random) -> None:
+                    rng: random.Random, again: str) -> bool:
+    """The recorder enters the chance outcome (a bot's pick when nobody plays here), each possible
+    one listed with what the component set says of it. False when the player quits."""
     outcomes = source.chance_outcomes(match_id)
     kind = (summary.get("decision") or {}).get("chance", {}).get("kind")
     if not humans:
         source.submit_outcome(match_id, outcomes[rng.randrange(len(outcomes))])
-        return
+        return True
     console().print(f"chance: {kind}. Possible outcomes:")
+    described = _descriptions(source.components(match_id))
     for index, outcome in enumerate(outcomes, start=1):
-        console().print(f"  {index:>3}. {move_text(outcome)}")
+        about = described.get(outcome) if isinstance(outcome, str) else None
+        console().print(f"  {index:>3}. {move_text(outcome)}" + (f"  {about}" if about else ""))
     while True:
-        text = click.prompt("outcome (number or JSON)", prompt_suffix="> ")
+        try:
+            text = click.prompt("outcome (number or JSON; quit)", prompt_suffix="> ")
+        except click.Abort:
+            console().print(f"\nstopped; resume with: {again}")
+            return False
+        if text.strip().lower() in ("q", "quit", "exit"):
+            console().print(f"stopped; resume with: {again}")
+            return False
         try:
             value = outcomes[int(text) - 1] if text.strip().isdigit() and 0 < int(text) <= len(outcomes) \
                 else parse_move(text) if text.strip()[:1] in "{[\"" else _plain(text)
             source.submit_outcome(match_id, value)
-            return
+            return True
         except RingsideError as error:
             console().print(Text(translate(error).message, style="red"))
         except CliError as error:
             console().print(Text(error.message, style="red"))
+
+
+def _descriptions(content: Any) -> dict[str, str]:
+    """What the component set says of each of its pieces that has an `id`: its description, or its
+    name and text (a Carcassonne tile: `Monastery with a road leaving south`)."""
+    found: dict[str, str] = {}
+    pending = [content]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, list):
+            pending.extend(item)
+            continue
+        if not isinstance(item, dict):
+            continue
+        pending.extend(item.values())
+        if isinstance(item.get("id"), str) and item["id"] not in found:
+            words = [item[key] for key in ("description", "name", "text") if isinstance(item.get(key), str)]
+            if any(word.strip() for word in words):
+                found[item["id"]] = ": ".join(word.strip() for word in words if word.strip())
+    return found
 
 
 def _plain(text: str) -> Any:
@@ -245,7 +295,8 @@ def _list_moves(legal: list[dict[str, Any]], limit: int = 80) -> None:
         console().print(f"  … {len(legal) - limit} more (type a move as shown to play one not listed)")
 
 
-def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: int, no_board: bool) -> bool:
+def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: int, no_board: bool,
+                again: str) -> bool:
     """Prompt `seat` until it makes a legal move. False when the player quits."""
     viewer = Viewer.of_seat(seat)
     if not no_board:
@@ -260,11 +311,11 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
         try:
             text = click.prompt(f"seat {seat} ({name}) move", prompt_suffix="> ")
         except click.Abort:
-            console().print(f"\nstopped; resume with: ringside play {match_id}")
+            console().print(f"\nstopped; resume with: {again}")
             return False
         command = text.strip().lower()
         if command in ("q", "quit", "exit"):
-            console().print(f"stopped; resume with: ringside play {match_id}")
+            console().print(f"stopped; resume with: {again}")
             return False
         if command in ("?", "h", "help"):
             console().print(PROMPT_HELP)
@@ -288,13 +339,33 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
                 source.request_undo(match_id, seat, None, "taken back at the terminal")
                 console().print("undo requested")
                 return True
-            move = parse_move(text, legal)
+            words = text.split()
+            typed = {"type": words[0]} if words and text.strip()[0] not in "{[\"" and not words[0].isdigit() else None
+            move = typed if _unknown_type(typed, source, summary, legal) else parse_move(text, legal)
+            unknown = _unknown_type(move, source, summary, legal)
+            if unknown:
+                console().print(Text(unknown, style="red"))
+                continue
             source.submit_move(match_id, seat, move)
             return True
         except RingsideError as error:
             console().print(Text(translate(error).message, style="red"))
         except CliError as error:
             console().print(Text(error.message, style="red"))
+
+
+def _unknown_type(move: Any, source: Source, summary: dict[str, Any], legal: list[dict[str, Any]]) -> str | None:
+    """One readable line for a word that is neither a prompt command nor a move type of the game:
+    the move types and the prompt's commands that exist (None when `move`'s type is one)."""
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        return None
+    types = move_types(source.move_schema(str(summary["game"])))
+    if not types or move["type"] in types:
+        return None
+    now = list(dict.fromkeys(str(m.get("type")) for m in legal))
+    return (f"no command or move {move['type']!r}: moves are {', '.join(types)}"
+            + (f" (legal now: {', '.join(now)})" if now else "")
+            + f"; commands are {', '.join(PROMPT_COMMANDS)}; or type the number of a listed move")
 
 
 @click.command()
@@ -328,13 +399,21 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
     from .moves import parse_pairs
 
     ruleset = get_game(game)
-    variant = variant or ruleset.default_variant
-    if variant not in ruleset.variants:
-        raise CliError(f"{game} has no variant {variant!r} (variants: {', '.join(ruleset.variants)})")
-    info = ruleset.variants[variant]
+    chosen = variant or ruleset.default_variant
+    if chosen not in ruleset.variants:
+        raise CliError(f"{game} has no variant {chosen!r} (variants: {', '.join(ruleset.variants)})")
+    info = ruleset.variants[chosen]
     n_seats = seats or info.min_seats
     if not info.min_seats <= n_seats <= info.max_seats:
-        raise CliError(f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {n_seats}")
+        fitting = [name for name, v in ruleset.variants.items() if v.min_seats <= n_seats <= v.max_seats]
+        if variant is not None or not fitting:
+            raise CliError(f"{game} {chosen} is played by {info.min_seats}–{info.max_seats} players, not {n_seats}"
+                           + (f"; for {n_seats}: --variant {' or '.join(fitting)}" if fitting else ""))
+        click.echo(f"ringside: note: {game}'s default variant {chosen} is for {info.min_seats}–{info.max_seats} "
+                   f"players, so {fitting[0]} is simulated for {n_seats} (choose with --variant: "
+                   f"{', '.join(fitting)})", err=True)
+        chosen = fitting[0]
+    variant = chosen
     if bot not in ruleset.bots():
         raise CliError(f"{game} has no bot {bot!r} (bots: {', '.join(sorted(ruleset.bots()))})")
     options = parse_pairs(option)
@@ -392,9 +471,12 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
             source.close()
             shutil.rmtree(temp, ignore_errors=True)
     wins = [sum(1 for r in results if seat in (r["winners"] or [])) for seat in range(n_seats)]
+    shared = [r for r in results if len(r["winners"] or []) > 1]
+    shared_wins = [sum(1 for r in shared if seat in r["winners"]) for seat in range(n_seats)]
     report = {"game": game, "variant": variant, "seats": n_seats, "matches": len(results),
               "mean_events": round(sum(r["events"] for r in results) / len(results), 1),
-              "wins_by_seat": wins, "seconds": round(time.monotonic() - started, 2),
+              "wins_by_seat": wins, "shared_wins_by_seat": shared_wins, "shared_first_places": len(shared),
+              "seconds": round(time.monotonic() - started, 2),
               "stored": out is None or bool(obj.url), "results": results}
     if as_json:
         print_json(report)
@@ -402,5 +484,9 @@ def simulate(game: str, count: int, seats: int | None, variant: str | None, opti
     where = f"bundles in {out}" if out is not None else "matches in the store"
     if obj.url:
         where += f" (kept on {obj.url})"
+    ties = ""
+    if shared:
+        ties = (f" ({len(shared)} of the {len(results)} matches ended in a shared first place, which counts as "
+                f"a win for each seat that shared it: shared wins by seat {shared_wins})")
     console().print(f"{len(results)} {game} ({variant}) {where}; mean {report['mean_events']} events; "
-                    f"wins by seat {wins}; {report['seconds']} s")
+                    f"wins by seat {wins}{ties}; {report['seconds']} s")

@@ -5,16 +5,25 @@ from the bearer token (a seat, the arbiter, the recorder, or a spectator without
 read shows what that token may see, whatever --as says. Tokens are per match: the tokens the
 server mints when this CLI creates, forks or imports a match are kept for the rest of the command,
 so `ringside --url ... play carcassonne -p me -p bot` acts for each seat with that seat's token.
+
+Every write on a match goes with a fresh `Idempotency-Key`, and transient failures (a dropped
+connection, a timeout, 502/503/504, 429 or 503 with Retry-After) are retried by httpx-retries'
+transport with the very same request, key included: the server answers a retry of a write it
+already carried out with the stored answer, so a write is never applied twice. Creating, forking
+and importing a match carry no key (their answers hold tokens, which the server never stores), so
+they are retried only when the connection could not even be opened.
 """
 
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 import httpx
+from httpx_retries import Retry, RetryTransport
 
 from domain.kernel.canonical import JSON
 from domain.kernel.trust import Trust
@@ -26,6 +35,28 @@ from .source import Source
 
 USAGE_STATUSES = {400, 404, 413, 422}
 
+RETRIES = 4
+"""Attempts after the first one, for a request that failed transiently."""
+RETRY_STATUSES = (429, 502, 503, 504)
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout)
+"""Failures before the request left: safe to retry even a request without an Idempotency-Key."""
+
+
+class _ConnectOnly(Retry):
+    """Retries only a connection that could not be opened: for the writes that carry no key."""
+
+    def is_retryable_status_code(self, status_code: int) -> bool:
+        return False
+
+
+RETRY_KWARGS: dict[str, Any] = {
+    "total": RETRIES, "backoff_factor": 0.25, "respect_retry_after_header": True,
+    "max_backoff_wait": 30.0, "total_timeout": 60.0}
+"""Waits of 0.5, 1, 2, 4 s (with jitter), or what Retry-After says (at most 30 s at a time and
+60 s in all)."""
+RETRY = Retry(allowed_methods=["GET", "HEAD", "POST", "PATCH"], status_forcelist=RETRY_STATUSES, **RETRY_KWARGS)
+CONNECT_ONLY = _ConnectOnly(allowed_methods=["POST"], retry_on_exceptions=NOT_SENT, **RETRY_KWARGS)
+
 
 class RemoteSource(Source):
     kind = "remote"
@@ -36,29 +67,92 @@ class RemoteSource(Source):
             raise CliError(f"--url must be an http:// or https:// address, not {url!r}")
         self.url = url.rstrip("/")
         self.token = token
-        self.client = httpx.Client(base_url=self.url, timeout=timeout, transport=transport)
+        retrying = RetryTransport(transport=transport or httpx.HTTPTransport(), retry=RETRY)
+        self.client = httpx.Client(base_url=self.url, timeout=timeout, transport=retrying)
         self.tokens: dict[str, dict[str, Any]] = {}
+        self._answered_as: dict[str, str] = {}
+        self._move_schemas: dict[str, dict[str, Any]] = {}
 
     def close(self) -> None:
         self.client.close()
 
+    def components(self, match_id: str) -> dict[str, Any] | None:
+        """The game's shipped component set, when the match plays with it (the server publishes no
+        other match's set outside its bundle)."""
+        summary = self.summary(match_id)
+        shipped = self._json("GET", f"/games/{summary['game']}/components")
+        played = (summary.get("components") or {}).get("hash")
+        content = shipped.get("content") if isinstance(shipped, dict) else None
+        return content if played == shipped.get("content_hash") and isinstance(content, dict) else None
+
+    def move_schema(self, game: str) -> dict[str, Any]:
+        if game not in self._move_schemas:
+            self._move_schemas[game] = self._json("GET", f"/games/{game}/move-schema")
+        return self._move_schemas[game]
+
+    def answered_as(self, match_id: str, viewer: Viewer) -> str:
+        """Whom the server says it answered the last read of this match for (its `viewer`): the
+        token decides, not the viewer asked for."""
+        return self._answered_as.get(match_id) or str(viewer)
+
+    def _note_viewer(self, match_id: str, answer: Any) -> None:
+        if isinstance(answer, dict) and isinstance(answer.get("viewer"), str):
+            self._answered_as[match_id] = answer["viewer"]
+
+    def command(self, match_id: str, acting: bool = False) -> str:
+        """`ringside --url URL`, and when `acting`, `--token` with the arbiter's token of a match
+        created here (the one token that may act for every seat) or else the token given."""
+        import shlex
+
+        words = ["ringside", "--url", self.url]
+        token = (self._token(match_id, "arbiter") or self.token) if acting else None
+        if token:
+            words += ["--token", token]
+        return " ".join(shlex.quote(word) for word in words)
+
     # ---- HTTP --------------------------------------------------------------------------------
     def _request(self, method: str, path: str, token: str | None = None, allow: tuple[int, ...] = (),
-                 **kwargs: Any) -> httpx.Response:
+                 keyed: bool = False, reading: bool = False, **kwargs: Any) -> httpx.Response:
+        """One request, retried on transient failures. `keyed` writes carry a fresh Idempotency-Key
+        (the same on every retry); reads (GET, or a POST `reading` what it is sent) are retried as
+        they are; other POSTs only if they could not be sent at all."""
         headers = dict(kwargs.pop("headers", {}) or {})
         chosen = token or self.token
         if chosen:
             headers["Authorization"] = f"Bearer {chosen}"
+        if keyed:
+            headers["Idempotency-Key"] = f"ringside-cli-{uuid.uuid4().hex}"
+        elif method not in ("GET", "HEAD") and not reading:
+            kwargs["extensions"] = {"retry": CONNECT_ONLY}
         params = kwargs.pop("params", None)
         if params:
             kwargs["params"] = {k: v for k, v in params.items() if v is not None}
         try:
             response = self.client.request(method, path, headers=headers, **kwargs)
-        except httpx.HTTPError as error:
+        except NOT_SENT as error:
             raise CliError(f"cannot reach the server at {self.url}: {error}", EXIT_USAGE) from None
+        except httpx.HTTPError as error:
+            raise self._unanswered(error, method, path, keyed, reading) from None
         if response.status_code >= 400 and response.status_code not in allow:
             raise _problem(response)
         return response
+
+    def _unanswered(self, error: httpx.HTTPError, method: str, path: str, keyed: bool, reading: bool) -> CliError:
+        """A request that got no answer, said with what it means for a write."""
+        what = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        unanswered = f"the server at {self.url} did not answer ({what})"
+        if keyed or method in ("GET", "HEAD") or reading:
+            if isinstance(error, RETRY.retryable_exceptions):
+                unanswered += f", not even when sent again (up to {RETRIES} times" + (
+                    " with the same Idempotency-Key)" if keyed else ")")
+            if not keyed:
+                return CliError(unanswered, EXIT_USAGE)
+            parts = path.split("/")
+            match = parts[2][:8] if len(parts) > 2 and parts[1] == "matches" else "MATCH"
+            return CliError(f"{unanswered}: the write may or may not have been recorded (see: ringside --url "
+                            f"{self.url} log {match})", EXIT_USAGE)
+        return CliError(f"{unanswered}: the request may or may not have been carried out, and was not sent again "
+                        "(it carries no Idempotency-Key)", EXIT_USAGE)
 
     def _json(self, method: str, path: str, token: str | None = None, **kwargs: Any) -> Any:
         response = self._request(method, path, token, **kwargs)
@@ -122,6 +216,7 @@ class RemoteSource(Source):
     def state(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/state", self._viewer_token(match_id, viewer),
                                             params={"at": at})
+        self._note_viewer(match_id, result)
         return result
 
     def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
@@ -131,6 +226,7 @@ class RemoteSource(Source):
         while cursor is not None and (limit is None or len(events) < limit):
             page = min(1000, limit - len(events)) if limit is not None else 1000
             answer = self._json("GET", f"/matches/{match_id}/events", token, params={"start": cursor, "limit": page})
+            self._note_viewer(match_id, answer)
             events.extend(answer["events"])
             cursor = answer.get("next")
         return events
@@ -142,6 +238,7 @@ class RemoteSource(Source):
     def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/diff", self._viewer_token(match_id, viewer),
                                             params={"from": a, "to": b})
+        self._note_viewer(match_id, result)
         return result
 
     def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
@@ -168,7 +265,7 @@ class RemoteSource(Source):
             anchors = server_trust(self.url) if trust is None else server_trust(self.url).merge(trust)
             return verify_bundle(response.content, trust=anchors, receipts=receipts).to_json()
         if receipts:
-            checked: dict[str, Any] = self._json("POST", f"/matches/{match_id}/receipts", token,
+            checked: dict[str, Any] = self._json("POST", f"/matches/{match_id}/receipts", token, reading=True,
                                                  json={"receipts": list(receipts)})
             return checked
         result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/verification", token)
@@ -193,17 +290,17 @@ class RemoteSource(Source):
 
     def submit_move(self, match_id: str, seat: int, move: Any, actor: Actor | None = None) -> dict[str, Any]:
         result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/moves", self._token(match_id, seat),
-                                            json={"move": move, "seat": seat})
+                                            keyed=True, json={"move": move, "seat": seat})
         return result
 
     def submit_outcome(self, match_id: str, outcome: JSON) -> dict[str, Any]:
         result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/outcomes",
-                                            self._token(match_id, "recorder"), json={"outcome": outcome})
+                                            self._token(match_id, "recorder"), keyed=True, json={"outcome": outcome})
         return result
 
     def add_entropy(self, match_id: str, seat: int, text: str, actor: Actor | None = None) -> dict[str, Any]:
         token = self._token(match_id, "arbiter" if actor is not None and actor.kind == "arbiter" else seat)
-        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/entropy", token,
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/entropy", token, keyed=True,
                                             json={"entropy": text, "seat": seat})
         return result
 
@@ -225,14 +322,14 @@ class RemoteSource(Source):
     def annotate(self, match_id: str, seq: int, text: str, actor: Actor, glyphs: list[str],
                  tags: list[str], visibility: str) -> dict[str, Any]:
         result: dict[str, Any] = self._json(
-            "POST", f"/matches/{match_id}/annotations", self._actor_token(match_id, actor),
+            "POST", f"/matches/{match_id}/annotations", self._actor_token(match_id, actor), keyed=True,
             json={"seq": seq, "text": text, "glyphs": glyphs, "tags": tags, "visibility": visibility})
         return result
 
     def edit_annotation(self, match_id: str, annotation_id: str, actor: Actor, **changes: Any) -> dict[str, Any]:
         body = {k: v for k, v in changes.items() if v is not None}
         result: dict[str, Any] = self._json("PATCH", f"/matches/{match_id}/annotations/{annotation_id}",
-                                            self._actor_token(match_id, actor), json=body)
+                                            self._actor_token(match_id, actor), keyed=True, json=body)
         return result
 
     def _actor_token(self, match_id: str, actor: Actor) -> str | None:
@@ -244,25 +341,25 @@ class RemoteSource(Source):
 
     def request_undo(self, match_id: str, seat: int, from_seq: int | None, reason: str) -> dict[str, Any]:
         result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/undo-requests", self._token(match_id, seat),
-                                            json={"seat": seat, "from_seq": from_seq, "reason": reason})
+                                            keyed=True, json={"seat": seat, "from_seq": from_seq, "reason": reason})
         return result
 
     def answer_undo(self, match_id: str, request_id: str, accept: bool, seat: int | None,
                     actor: Actor) -> dict[str, Any]:
         token = self._token(match_id, seat if seat is not None else "arbiter")
         result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/undo-requests/{request_id}/answers",
-                                            token, json={"accept": accept})
+                                            token, keyed=True, json={"accept": accept})
         return result
 
     def redo(self, match_id: str, seat: int | None, actor: Actor) -> dict[str, Any]:
         token = self._token(match_id, seat if seat is not None else "arbiter")
-        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/redo", token,
+        result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/redo", token, keyed=True,
                                             json={} if seat is None else {"seat": seat})
         return result
 
     def ruling(self, match_id: str, body: dict[str, Any], actor: Actor) -> dict[str, Any]:
         result: dict[str, Any] = self._json("POST", f"/matches/{match_id}/rulings", self._token(match_id, "arbiter"),
-                                            json=body)
+                                            keyed=True, json=body)
         return result
 
     def fork(self, match_id: str, at: int, players: list[str] | None) -> dict[str, Any]:

@@ -71,6 +71,24 @@ class Source(ABC):
     def games(self) -> list[dict[str, Any]]:
         return catalogue()
 
+    def command(self, match_id: str, acting: bool = False) -> str:
+        """How a command line reaches this match again (for the hints the CLI prints): `ringside`
+        with the options that choose this source, and when `acting`, the token that may act for
+        every seat."""
+        return "ringside"
+
+    def move_schema(self, game: str) -> dict[str, Any]:
+        """The JSON schema of a game's moves."""
+        return get_game(game).move_schema()
+
+    def components(self, match_id: str) -> dict[str, Any] | None:
+        """The content of the component set the match is played with (None when not known here)."""
+        return None
+
+    def answered_as(self, match_id: str, viewer: Viewer) -> str:
+        """Whom the last read of this match was answered for: the viewer asked for, here."""
+        return str(viewer)
+
     @abstractmethod
     def resolve(self, ref: str) -> str:
         """A full match ID for `ref` (a full ID or a unique prefix)."""
@@ -197,6 +215,14 @@ class LocalSource(Source):
         if self._app is not None:
             self._app.close()
             self._app = None
+
+    def components(self, match_id: str) -> dict[str, Any] | None:
+        return self.app.components_of(self._id(match_id))
+
+    def command(self, match_id: str, acting: bool = False) -> str:
+        import shlex
+
+        return f"ringside --store {shlex.quote(self._store)}" if self._store else "ringside"
 
     def resolve(self, ref: str) -> str:
         ref = ref.strip()
