@@ -195,9 +195,15 @@ class State:
     def pop(self) -> State:
         return replace(self, agenda=self.agenda[1:])
 
+    def talent_cities(self) -> tuple[str, ...]:
+        """The cities holding talent counters, sorted. A Special Character on the board is treated as
+        a talent counter (CT-21.7), so its city is one of them. The one definition read both by the
+        counter-city count (CT-0.9, CT-12.2) and by where fired talent goes (CT-11.4)."""
+        return tuple(sorted(set(self.talents) | set(self.characters)))
+
     def counter_cities(self) -> int:
-        """CT-0.9: cities holding a request, a Points counter, talent or a Special Character."""
-        return len(set(self.news) | set(self.talents) | set(self.characters))
+        """CT-0.9: cities holding a request, a Points counter, or talent (a Special Character too)."""
+        return len(set(self.news) | set(self.talent_cities()))
 
     def right_of(self, seat: int) -> int:
         """CT-0.5: the player to the right plays just before; in solitaire it is yourself."""

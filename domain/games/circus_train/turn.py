@@ -400,7 +400,7 @@ def legal_moves(state: State, seat: int) -> list[object]:
             if keep_error(state, seat, kept) is None:
                 moves.append(KeepTalent(talents=kept))
     elif kind == "fired_city":
-        moves = [SendFired(city=c) for c in sorted(state.talents)]
+        moves = [SendFired(city=c) for c in state.talent_cities()]
     elif kind == "long_steal":
         for victim in _long_victims(state, seat):
             moves.extend(LongSteal(victim=victim, talent=t) for t in sorted(set(state.players[victim].circus)))
@@ -507,7 +507,7 @@ def validate(state: State, seat: int, move: object) -> None:
         if error is not None:
             raise error
     elif isinstance(move, SendFired):
-        if move.city not in state.talents:
+        if move.city not in state.talent_cities():
             raise _illegal("CT-11.4", f"fired talent must join a city holding talent; {move.city} holds none")
     elif isinstance(move, LongSteal):
         if move.victim not in _long_victims(state, seat):
@@ -829,7 +829,7 @@ def _pay_wages(state: State, seat: int, kept: tuple[str, ...]) -> State:
         else:
             state = change_reputation(state, seat, -constants.wage_removal_reputation_cost * len(fired))
         return return_to_pool(state, fired)  # CT-19.13
-    cities = sorted(state.talents)
+    cities = state.talent_cities()  # a Special Character's city too (CT-21.7)
     if not cities:
         return return_to_pool(state, fired)
     if len(cities) == 1:
