@@ -100,7 +100,8 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         if state.over or task is None:
             raise IllegalMoveError("CT-6.2", "the match is over")
         if task.get("seat") != seat or task["t"] in flow.CHANCE_TASKS:
-            raise IllegalMoveError("CT-7.1", f"it is not seat {seat}'s decision")
+            waiting = "a chance outcome" if task["t"] in flow.CHANCE_TASKS else f"seat {task.get('seat')}"
+            raise IllegalMoveError(turn.waiting_rule(task), f"it is not seat {seat}'s decision: waiting for {waiting}")
         turn.validate(state, seat, move)
 
     def apply(self, state: State, seat: int, move: BaseModel) -> State:
