@@ -241,8 +241,10 @@ def change_reputation(state: State, seat: int, delta: int) -> State:
 def keep_error(state: State, seat: int, kept: tuple[str, ...]) -> IllegalMoveError | None:
     player = state.players[seat]
     typed = tuple(t for t in player.circus if state.catalog.is_talent_type(t))
+    if any(item in state.catalog.characters for item in kept):
+        return _illegal("CT-21.8", "Special Characters draw no wage: they are neither kept nor fired at wages")
     if not multiset_contains(typed, kept):
-        return _illegal("CT-11.3", "you can keep only talent counters you own (Special Characters need no wage)")
+        return _illegal("CT-11.3", "you can keep only talent counters you own")
     cost = sum(wage_of(state, seat, t, state.solitaire) for t in kept)
     if cost > player.money:
         return _illegal("CT-11.3", f"keeping these costs ${cost} but you have ${player.money}")

@@ -142,6 +142,11 @@ CASES: list[Case] = [
     ("CT-7.2 a card during an event's decision (was CT-21.18)",
      lambda: agenda(table(event_cards=True), {"t": "block_link", "seat": 0, "left": 1, "city": None}), 0,
      PlayCard(card="hold"), "CT-7.2"),
+    ("CT-21.8 keeping a Special Character at wages (was CT-11.3)",
+     lambda: play(player(table(special_characters=True), 0, money=1, circus=("acrobat", "brakeman_bill", "clown")),
+                  0, PlayCard(card="wage_transit")), 0, KeepTalent(talents=("brakeman_bill", "clown")), "CT-21.8"),
+    ("CT-11.3 keeping talent not owned (unchanged, kept as a guard)", wages_short, 0,
+     KeepTalent(talents=("horse",)), "CT-11.3"),
     # passing where nothing may be passed
     ("CT-11.1 passing the wages (was CT-11.3)", wages_short, 0, Pass(), "CT-11.1"),
     ("CT-19.4 passing a turn, advanced (was CT-7.2)", lambda: table(variant="advanced"), 0, Pass(), "CT-19.4"),
@@ -162,7 +167,8 @@ CASES: list[Case] = [
                          ids=[case[0] for case in CASES])
 def test_refusal_names_the_rule_broken(build: Callable[[], State], seat: int, move: Any, rule: str) -> None:
     """CT-0.11, CT-9.22, CT-21.6, CT-0.10, CT-9.1, CT-9.20, CT-7.2, CT-19.4, CT-21.13, CT-10.1, CT-11.1,
-    CT-11.4, CT-15.2, CT-19.11, CT-5.14, CT-5.20, CT-21.18, CT-7.8, CT-19.16: one refusal each."""
+    CT-11.4, CT-15.2, CT-19.11, CT-5.14, CT-5.20, CT-21.18, CT-21.8, CT-11.3, CT-7.8, CT-19.16: one
+    refusal each."""
     illegal(build(), seat, move, rule)
 
 
