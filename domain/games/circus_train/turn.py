@@ -539,11 +539,9 @@ def _buy_out_of_step(state: State, seat: int, task: Task, now: str) -> IllegalMo
     if failed is not None:
         return _illegal("CT-9.22", f"the {failed} was not bought right after its failed roll, the only moment to")
     if player.city in state.characters:
-        return _illegal("CT-21.6", "a Special Character whose claim roll failed stays in the city and cannot be "
-                        "bought for $10 (A-41)")
+        return _illegal("CT-21.6", "a Special Character on the board is taken only by a claim roll; after a failed "
+                        "claim it stays in the city and cannot be bought for $10 (A-41)")
     return _illegal("CT-9.22", f"the $10 purchase is possible only right after a failed hire roll; {now}")
-
-
 
 
 def validate(state: State, seat: int, move: object) -> None:
