@@ -17,12 +17,7 @@ from domain.kernel.contract import ChanceSpec, MatchConfig
 
 from . import events as ev
 from .components import BankruptCounter, CharacterCounter, PointsCounter, RequestCounter
-from .scoring import (
-    final_scoring,
-    gain_vp,
-    month_end_scoring,
-    solitaire_final_wages,
-)
+from .scoring import end_of_game, gain_vp, month_end_scoring
 from .state import (
     PlayerState,
     State,
@@ -336,10 +331,7 @@ def _month_end(state: State, task: Task) -> State:
     index = task["month"]
     state = month_end_scoring(state, index)
     if index == len(catalog.months) - 1:
-        state = final_scoring(state)
-        if state.solitaire:
-            state = solitaire_final_wages(state)
-        return replace(state, over=True, agenda=())
+        return replace(end_of_game(state), over=True, agenda=())
     state = replace(state, first=(state.first + 1) % state.seats)
     tasks: list[Task] = []
     month = catalog.months[index]

@@ -51,7 +51,7 @@ PROMPTS = {
 class CircusTrainRules(Ruleset[State, BaseModel]):
     name: ClassVar[str] = "circus-train"
     title: ClassVar[str] = "Circus Train (second edition)"
-    engine_version: ClassVar[str] = "1.0.0"
+    engine_version: ClassVar[str] = "1.1.0"
     rule_prefix: ClassVar[str] = "CT"
     variants: ClassVar[Mapping[str, VariantInfo]] = {
         "basic": VariantInfo("The basic game, sections 5-18 (CT-3.3)", 2, 5),
@@ -65,13 +65,16 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
     def option_presets(self) -> dict[str, dict[str, Any]]:
-        """The plain game, each optional rule of section 21 alone, and the combinable ones together."""
+        """The plain game, each optional rule of section 21 alone, the combinable ones together, and
+        the earlier reading of solitaire scoring (A-29 (a), which leaves smaller sums for the success
+        table, CT-20.9)."""
         return {
             "standard": {},
             "special-characters": {"special_characters": True},
             "event-cards": {"event_cards": True},
             "simpler": {"simpler": True},
             "all-optional": {"special_characters": True, "event_cards": True},
+            "solitaire-unscored": {"solitaire_scoring": "none"},
         }
 
     def default_components(self) -> ComponentSet:
@@ -100,7 +103,8 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         if state.over or task is None:
             raise IllegalMoveError("CT-6.2", "the match is over")
         if task.get("seat") != seat or task["t"] in flow.CHANCE_TASKS:
-            raise IllegalMoveError("CT-7.1", f"it is not seat {seat}'s decision")
+            waiting = "a chance outcome" if task["t"] in flow.CHANCE_TASKS else f"seat {task.get('seat')}"
+            raise IllegalMoveError(turn.waiting_rule(task), f"it is not seat {seat}'s decision: waiting for {waiting}")
         turn.validate(state, seat, move)
 
     def apply(self, state: State, seat: int, move: BaseModel) -> State:

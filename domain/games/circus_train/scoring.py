@@ -120,9 +120,15 @@ def most_talent(players: tuple[PlayerState, ...], talent_ids: tuple[str, ...], m
     return points
 
 
+def solitaire_scored(state: State) -> bool:
+    """A-29 (b): with one player, month-end and final scoring run, paid in money (CT-20.10)."""
+    return state.options.solitaire_scoring == "month_end_and_final"
+
+
 def month_end_scoring(state: State, month_index: int) -> State:
-    """Section 16 at the end of a month (never in solitaire or the simpler variant)."""
-    if state.solitaire or state.options.simpler:
+    """Section 16 at the end of a month: never in the simpler variant (CT-21.20); in solitaire only
+    Most Talent, paid $5 a VP (CT-16.11, A-29), or nothing under the "none" reading."""
+    if state.options.simpler or (state.solitaire and not solitaire_scored(state)):
         return state
     catalog = state.catalog
     constants = catalog.components.constants
@@ -133,6 +139,8 @@ def month_end_scoring(state: State, month_index: int) -> State:
         if top >= constants.most_talent_min_counters and counts.count(top) == 1:
             seat = counts.index(top)
             state = gain_vp(state, seat, top, "most_talent", "CT-16.1", f"{month.name}: most {talent} ({top})")
+    if state.solitaire:  # no Best Performance markers, so no Best Performance or April award (CT-20.2)
+        return state
     if state.seats >= 3 and month_index == 0:
         for seat, player in enumerate(state.players):
             if player.requests:
@@ -205,9 +213,22 @@ def _award_most(
     return state
 
 
+def end_of_game(state: State) -> State:
+    """After September's month-end scoring (CT-15.6): in solitaire the doubled wages come first
+    (CT-20.8), then, under A-29 (b), final scoring's award steps paid in money (CT-20.10); with
+    2-5 players, final scoring (section 17)."""
+    if state.solitaire:
+        state = solitaire_final_wages(state)
+        if state.options.simpler or not solitaire_scored(state):
+            return state
+    return final_scoring(state)
+
+
 def final_scoring(state: State) -> State:
-    """Section 17 in its order (plus CT-19.22), each step floored as it goes."""
-    if state.solitaire or state.options.simpler:
+    """Section 17 in its order (plus CT-19.22), each step floored as it goes. With one player each
+    award for "the most" is a threshold (A-17) and every VP is $5 (CT-20.5, CT-20.10); the
+    end-of-game wages stand in for Step 1 (end_of_game)."""
+    if state.options.simpler:
         return state
     catalog = state.catalog
     final = catalog.components.constants.final

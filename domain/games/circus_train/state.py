@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import model_validator
 
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import MatchConfig, OptionsModel
@@ -30,9 +32,13 @@ from .components import (
     TalentType,
 )
 
+ENGINE_1_0_OPTIONS = frozenset({"special_characters", "event_cards", "simpler"})
+"""The options every created event of engine 1.0.0 records: all of them, and nothing else."""
+
 
 class CircusTrainOptions(OptionsModel):
-    """The optional rules (section 21), each selectable, plus the simpler variant."""
+    """The optional rules (section 21), each selectable, plus the simpler variant, and the reading
+    of solitaire scoring (A-29)."""
 
     special_characters: bool = False
     """CT-21.2 to CT-21.16: the six Special Characters in the bags."""
@@ -40,6 +46,21 @@ class CircusTrainOptions(OptionsModel):
     """CT-21.17 to CT-21.19: five event cards, one revealed at each month end April-August."""
     simpler: bool = False
     """CT-21.20, CT-21.21: no Wage & Transit, no VP; the best Best Performance marker wins."""
+    solitaire_scoring: Literal["month_end_and_final", "none"] = "month_end_and_final"
+    """Solitaire only (A-29). "month_end_and_final", the digest's reading since 2026-12-01 (b): Most
+    Talent pays $5 a VP at every month end (CT-16.11); the end of the game pays the doubled wages,
+    then runs final scoring's award steps as money (CT-20.8, CT-20.10). "none", the earlier reading
+    (a): no month-end or final scoring, only the end-of-game wages.
+
+    Options recorded by engine 1.0.0 (exactly the three above, without this one) mean "none", the
+    only reading that engine had: a match created since names this option in its created event."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _recorded_by_engine_1_0(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and set(data) == ENGINE_1_0_OPTIONS:
+            return {**data, "solitaire_scoring": "none"}
+        return data
 
 
 Task = dict[str, Any]
@@ -195,9 +216,15 @@ class State:
     def pop(self) -> State:
         return replace(self, agenda=self.agenda[1:])
 
+    def talent_cities(self) -> tuple[str, ...]:
+        """The cities holding talent counters, sorted. A Special Character on the board is treated as
+        a talent counter (CT-21.7), so its city is one of them. The one definition read both by the
+        counter-city count (CT-0.9, CT-12.2) and by where fired talent goes (CT-11.4)."""
+        return tuple(sorted(set(self.talents) | set(self.characters)))
+
     def counter_cities(self) -> int:
-        """CT-0.9: cities holding a request, a Points counter, talent or a Special Character."""
-        return len(set(self.news) | set(self.talents) | set(self.characters))
+        """CT-0.9: cities holding a request, a Points counter, or talent (a Special Character too)."""
+        return len(set(self.news) | set(self.talent_cities()))
 
     def right_of(self, seat: int) -> int:
         """CT-0.5: the player to the right plays just before; in solitaire it is yourself."""

@@ -25,6 +25,7 @@ from .flow import (
     take_from_pool,
 )
 from .moves import (
+    BlockLink,
     BuyAfterFailure,
     BuyFromPool,
     ChooseStart,
@@ -38,6 +39,7 @@ from .moves import (
     PlayCard,
     PocketWages,
     RestBonus,
+    ReturnTalent,
     SendFired,
     Steal,
     UseSam,
@@ -49,20 +51,23 @@ Source = Literal["hand", "replay", "eddie"]
 REWARDS: tuple[Literal["reputation", "vp"], ...] = ("reputation", "vp")
 FAMOUS: tuple[Literal["clown", "acrobat"], ...] = ("clown", "acrobat")
 
-STEP_RULES = {
-    "pick": ("CT-5.14", "pick a starting talent"),
-    "start": ("CT-5.20", "place your train on a start city"),
-    "turn": ("CT-7.2", "play an action card"),
-    "claim": ("CT-21.6", "claim the Special Character or pass"),
-    "ph": ("CT-0.10", "perform or hire"),
-    "hire_more": ("CT-9.23", "hire another talent here or stop"),
-    "buy": ("CT-9.22", "buy the talent for $10 or pass"),
-    "special": ("CT-10.2", "make a Special Hire or pass"),
-    "keep": ("CT-11.3", "choose the talent you keep and pay"),
-    "fired_city": ("CT-11.4", "choose the city for the fired talent"),
-    "long_steal": ("CT-15.2", "take one talent from an opponent or pass"),
-    "rest": ("CT-19.11", "choose the Rest bonus or pass"),
+STEP_WHAT = {
+    "pick": "pick a starting talent",
+    "start": "place your train on a start city",
+    "turn": "play an action card",
+    "claim": "claim the Special Character or pass",
+    "ph": "perform or hire",
+    "hire_more": "hire another talent here or stop",
+    "buy": "buy the talent for $10 or pass",
+    "special": "make a Special Hire or pass",
+    "keep": "choose the talent you keep and pay",
+    "fired_city": "choose the city for the fired talent",
+    "long_steal": "take one talent from an opponent or pass",
+    "rest": "choose the Rest bonus or pass",
+    "block_link": "block a rail link",
+    "return": "return one talent counter",
 }
+"""What the decision at the head of the agenda asks for, to say so in a refusal."""
 EXPECTED: dict[str, tuple[type, ...]] = {
     "pick": (PickTalent,),
     "start": (ChooseStart,),
@@ -236,8 +241,10 @@ def change_reputation(state: State, seat: int, delta: int) -> State:
 def keep_error(state: State, seat: int, kept: tuple[str, ...]) -> IllegalMoveError | None:
     player = state.players[seat]
     typed = tuple(t for t in player.circus if state.catalog.is_talent_type(t))
+    if any(item in state.catalog.characters for item in kept):
+        return _illegal("CT-21.8", "Special Characters draw no wage: they are neither kept nor fired at wages")
     if not multiset_contains(typed, kept):
-        return _illegal("CT-11.3", "you can keep only talent counters you own (Special Characters need no wage)")
+        return _illegal("CT-11.3", "you can keep only talent counters you own")
     cost = sum(wage_of(state, seat, t, state.solitaire) for t in kept)
     if cost > player.money:
         return _illegal("CT-11.3", f"keeping these costs ${cost} but you have ${player.money}")
@@ -400,7 +407,7 @@ def legal_moves(state: State, seat: int) -> list[object]:
             if keep_error(state, seat, kept) is None:
                 moves.append(KeepTalent(talents=kept))
     elif kind == "fired_city":
-        moves = [SendFired(city=c) for c in sorted(state.talents)]
+        moves = [SendFired(city=c) for c in state.talent_cities()]
     elif kind == "long_steal":
         for victim in _long_victims(state, seat):
             moves.extend(LongSteal(victim=victim, talent=t) for t in sorted(set(state.players[victim].circus)))
@@ -427,17 +434,128 @@ def _characters_buyable(state: State) -> bool:
 # ---- validate -----------------------------------------------------------------------------------
 
 
+WAITING_RULES = {
+    "first_player": "CT-5.12",
+    "pick": "CT-5.14",
+    "init_card": "CT-5.15",
+    "init_counter": "CT-5.15",
+    "fill_card": "CT-5.16",
+    "start": "CT-5.20",
+    "news_draw": "CT-13.1",
+    "news_card": "CT-13.1",
+    "news_redraw": "CT-13.1",
+    "sc_second": "CT-21.4",
+    "fired_city": "CT-11.4",
+    "long_steal": "CT-15.2",
+    "event_draw": "CT-21.18",
+    "event_dest": "CT-21.18",
+    "block_link": "CT-21.18",
+    "return": "CT-21.18",
+}
+DIE_RULES = {"hire": "CT-9.21", "steal": "CT-10.4", "claim": "CT-21.6", "event_loss": "CT-21.18"}
+
+
+def waiting_rule(task: Task) -> str:
+    """The rule that gives the pending decision to someone else (a seat or chance): turn order in
+    the Ringmaster Phase (CT-7.1), the setup order, the chooser of fired talent's city, the draw or
+    roll that comes first."""
+    if task["t"] == "die":
+        return DIE_RULES.get(task.get("purpose", ""), "CT-0.13")
+    return WAITING_RULES.get(task["t"], "CT-7.1")
+
+
+def out_of_step(state: State, seat: int, task: Task, move: object) -> IllegalMoveError:
+    """A move of a kind the decision in progress does not take: cite the rule that says when such a
+    move may be made (the rule it breaks), not the rule of the step in progress."""
+    kind = task["t"]
+    now = f"now you must {STEP_WHAT.get(kind, kind)}"
+    what = getattr(move, "type", type(move).__name__)
+    if kind == "claim":
+        return _illegal("CT-21.6", f"a Special Character is claimed (or not) before anything else is done here; {now}")
+    if isinstance(move, PickTalent):
+        return _illegal("CT-5.14", f"starting talent is picked only during setup; {now}")
+    if isinstance(move, ChooseStart):
+        return _illegal("CT-5.20", f"trains are placed on start cities only during setup; {now}")
+    if isinstance(move, PlayCard):
+        if state.advanced:
+            return _illegal("CT-19.4", f"one card is played (or replayed) at the start of a turn, no more; {now}")
+        return _illegal("CT-7.2", f"exactly one action card is played at the start of a turn; {now}")
+    if isinstance(move, PocketWages):
+        return _illegal("CT-19.4", f"wages are pocketed instead of playing a card, at the start of a turn; {now}")
+    if isinstance(move, UseSam):
+        return _illegal("CT-21.13", f"Smuggler Sam is spent for reputation at the start of a turn (A-33); {now}")
+    if isinstance(move, ClaimCharacter):
+        return _illegal("CT-21.6", f"a claim is tried only on ending a movement in the Special Character's city; {now}")
+    if isinstance(move, Perform):
+        if kind in ("hire_more", "buy"):
+            return _illegal("CT-0.10", f"a Perform/Hire action is a performance or a hire, never both (A-9); {now}")
+        if kind == "special":
+            return _illegal("CT-0.10", f"a Special Hire is not a Perform/Hire action: nothing is performed; {now}")
+        return _illegal("CT-9.1", f"a performance needs a Perform/Hire action; {now}")
+    if isinstance(move, Hire):
+        if kind == "buy":
+            return _illegal("CT-9.22", "the $10 purchase is decided right after the failed roll, before any other "
+                            "attempt: buy_after_failure or pass")
+        return _illegal("CT-9.20", f"a hire needs a Perform/Hire action or a Special Hire; {now}")
+    if isinstance(move, BuyAfterFailure):
+        return _buy_out_of_step(state, seat, task, now)
+    if isinstance(move, (Steal, BuyFromPool)):
+        return _illegal("CT-10.1", f"stealing and buying from the pool are Special Hire options; {now}")
+    if isinstance(move, KeepTalent):
+        return _illegal("CT-11.1", f"wages are paid after Wage & Transit's movement; {now}")
+    if isinstance(move, SendFired):
+        return _illegal("CT-11.4", f"the player to the right chooses a city only for talent just fired; {now}")
+    if isinstance(move, LongSteal):
+        return _illegal("CT-15.2", f"the long-month steal comes only after a 5-week month's scoring; {now}")
+    if isinstance(move, RestBonus):
+        return _illegal("CT-19.11", f"the Rest bonus follows playing Rest in Canada; {now}")
+    if isinstance(move, (BlockLink, ReturnTalent)):
+        return _illegal("CT-21.18", f"that is an event card's decision, and no event asks for it; {now}")
+    if isinstance(move, Pass):
+        if kind == "turn":
+            if state.advanced:
+                return _illegal("CT-19.4", "a turn plays or replays a card, or pockets wages: it cannot be passed")
+            return _illegal("CT-7.2", "playing a card is compulsory, even when its action would do nothing")
+        if kind == "pick":
+            return _illegal("CT-5.14", "each player takes two starting talent counters")
+        if kind == "start":
+            return _illegal("CT-5.20", "each player places their train on a start city")
+        if kind == "keep":
+            return _illegal("CT-11.1", "Wage & Transit's wages must be paid: choose the talent you keep")
+        if kind == "fired_city":
+            return _illegal("CT-11.4", "the fired group must go to one of the cities holding talent")
+    return _illegal("CT-7.2", f"{what} is not a Circus Train decision; {now}")
+
+
+def _buy_out_of_step(state: State, seat: int, task: Task, now: str) -> IllegalMoveError:
+    """The $10 purchase outside its moment (CT-9.22): with no money for it after a failed roll, the
+    money rule (CT-0.11); for a Special Character in the city, CT-21.6; otherwise CT-9.22."""
+    constants = state.catalog.components.constants
+    player = state.players[seat]
+    cost = constants.buy_after_failed_hire
+    failed = task.get("failed") if task["t"] == "hire_more" else None
+    if failed is not None and player.money < cost:
+        return _illegal("CT-0.11", f"buying the {failed} after the failed roll costs ${cost}; you have ${player.money}")
+    if failed is not None:
+        return _illegal("CT-9.22", f"the {failed} was not bought right after its failed roll, the only moment to")
+    if player.city in state.characters:
+        return _illegal("CT-21.6", "a Special Character on the board is taken only by a claim roll; after a failed "
+                        "claim it stays in the city and cannot be bought for $10 (A-41)")
+    return _illegal("CT-9.22", f"the $10 purchase is possible only right after a failed hire roll; {now}")
+
+
 def validate(state: State, seat: int, move: object) -> None:
     task = state.head()
     if task is None or state.over:
         raise _illegal("CT-6.2", "the match is over")
     kind = task["t"]
     if kind in ev.MOVE_TASKS:
+        if not isinstance(move, (BlockLink, ReturnTalent, Pass)):
+            raise out_of_step(state, seat, task, move)
         ev.validate(state, seat, task, move)
         return
-    rule, what = STEP_RULES[kind]
     if not isinstance(move, EXPECTED[kind]):
-        raise _illegal(rule, f"now you must {what}, not {getattr(move, 'type', '?')}")
+        raise out_of_step(state, seat, task, move)
     catalog = state.catalog
     player = state.players[seat]
     if isinstance(move, PickTalent):
@@ -463,8 +581,6 @@ def validate(state: State, seat: int, move: object) -> None:
     elif isinstance(move, ClaimCharacter):
         pass
     elif isinstance(move, Perform):
-        if kind != "ph":
-            raise _illegal(rule, f"now you must {what}")
         error = perform_error(state, seat)
         if error is not None:
             raise error
@@ -494,7 +610,7 @@ def validate(state: State, seat: int, move: object) -> None:
     elif isinstance(move, BuyFromPool):
         price = special_price(state)
         if player.money < price:
-            raise _illegal("CT-10.3", f"a purchase costs ${price} this month; you have ${player.money}")
+            raise _illegal("CT-0.11", f"a purchase costs ${price} this month (CT-10.3); you have ${player.money}")
         if move.talent in catalog.characters:
             if not _characters_buyable(state) or move.talent not in state.reserve:
                 raise _illegal("CT-21.9", "Special Characters are bought only from the reserve in August and September")
@@ -507,7 +623,7 @@ def validate(state: State, seat: int, move: object) -> None:
         if error is not None:
             raise error
     elif isinstance(move, SendFired):
-        if move.city not in state.talents:
+        if move.city not in state.talent_cities():
             raise _illegal("CT-11.4", f"fired talent must join a city holding talent; {move.city} holds none")
     elif isinstance(move, LongSteal):
         if move.victim not in _long_victims(state, seat):
@@ -515,6 +631,9 @@ def validate(state: State, seat: int, move: object) -> None:
             raise _illegal(rule_id, f"you may not take talent from player {move.victim}")
         if move.talent not in state.players[move.victim].circus:
             raise _illegal("CT-15.2", f"player {move.victim} has no {move.talent}")
+    elif isinstance(move, Pass):
+        if kind == "ph" and not task["optional"]:
+            raise _illegal("CT-7.8", "Basic Transit's Perform/Hire was chosen instead of moving: take it (A-5)")
     elif isinstance(move, RestBonus):
         if move.bonus == "reputation":
             pass
@@ -534,6 +653,8 @@ def _validate_play(state: State, seat: int, move: PlayCard) -> None:
         if move.card not in player.hand:
             raise _illegal("CT-7.2", f"{card.name} is not in your hand")
     else:
+        if move.source == "replay" and not state.advanced:
+            raise _illegal("CT-19.4", "replaying a discarded card belongs to the advanced game")
         if move.card not in player.discard:
             raise _illegal(
                 "CT-19.5" if move.source == "replay" else "CT-21.14",
@@ -551,6 +672,8 @@ def _validate_play(state: State, seat: int, move: PlayCard) -> None:
             raise _illegal("CT-7.8", "Basic Transit needs an option: move, perform_hire (or parade)")
         if move.option == "move":
             check_path(state, seat, card, move.path)
+        elif move.path and move.option == "parade":
+            raise _illegal("CT-19.16", "a Circus Parade is held where the train stands: the card gives no movement")
         elif move.path:
             raise _illegal("CT-7.8", "Basic Transit moves or performs/hires, never both")
         elif move.option == "perform_hire":
@@ -715,6 +838,9 @@ def apply(state: State, seat: int, move: object) -> State:
     elif isinstance(move, LongSteal):
         state = lose_talent(state, move.victim, move.talent)
         state = gain_talent(state, seat, move.talent)
+    elif isinstance(move, Pass):
+        if kind == "ph" and not task["optional"]:
+            raise _illegal("CT-7.8", "Basic Transit's Perform/Hire was chosen instead of moving: take it (A-5)")
     elif isinstance(move, RestBonus):
         if move.bonus == "reputation":
             state = change_reputation(state, seat, constants.rest_reputation)
@@ -829,7 +955,7 @@ def _pay_wages(state: State, seat: int, kept: tuple[str, ...]) -> State:
         else:
             state = change_reputation(state, seat, -constants.wage_removal_reputation_cost * len(fired))
         return return_to_pool(state, fired)  # CT-19.13
-    cities = sorted(state.talents)
+    cities = state.talent_cities()  # a Special Character's city too (CT-21.7)
     if not cities:
         return return_to_pool(state, fired)
     if len(cities) == 1:
@@ -846,6 +972,8 @@ def resolve_die(state: State, task: Task, roll: int) -> State:
         if roll <= hire_range(state, seat):
             state = remove_city_talent(state, city, task["talent"])
             return gain_talent(state, seat, task["talent"])
+        if state.agenda and state.agenda[0]["t"] == "hire_more":  # remembered for refusals (out_of_step)
+            state = replace(state, agenda=({**state.agenda[0], "failed": task["talent"]}, *state.agenda[1:]))
         return state.push({"t": "buy", "seat": seat, "talent": task["talent"]})
     if purpose == "claim":
         city = state.players[seat].city

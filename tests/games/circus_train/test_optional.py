@@ -18,13 +18,14 @@ from domain.games.circus_train.moves import (
     Perform,
     PlayCard,
     ReturnTalent,
+    SendFired,
     Steal,
     UseSam,
 )
 from domain.games.circus_train.scoring import performance_level, wage_bill
 from domain.kernel.errors import InvalidOptionsError
 
-from .helpers import R, agenda, empty_board, illegal, legal_types, play, player, roll, settle, started, turn_of
+from .helpers import R, agenda, cfg, empty_board, illegal, legal_types, play, player, roll, settle, started, turn_of
 
 
 def sc(seats: int = 3, variant: str = "basic", week: int = 1, **options: object):  # type: ignore[no-untyped-def]
@@ -79,6 +80,70 @@ def test_lone_character_to_reserve() -> None:
     assert after.characters == {"chicago": "big_bertha"} and after.reserve == ("brakeman_bill",)
     replaced = place_counter(state, "LN02", "chicago")
     assert "big_bertha" in replaced.reserve
+
+
+# A 3-player basic game with Special Characters, entered draw by draw as a table would see it: the
+# first player is seat 1; Brakeman Bill is drawn for Buffalo and brings the request LN04 with him
+# (CT-21.4); no Bankrupt Circus comes up, so Bill is the only talent counter on the board.
+SC_SETUP: list[tuple[object, object]] = [
+    ("chance", 1),
+    (1, {"type": "pick_talent", "talent": "acrobat"}), (1, {"type": "pick_talent", "talent": "acrobat"}),
+    (2, {"type": "pick_talent", "talent": "horse"}), (2, {"type": "pick_talent", "talent": "freak"}),
+    (0, {"type": "pick_talent", "talent": "freak"}), (0, {"type": "pick_talent", "talent": "freak"}),
+    ("chance", "dest_richmond"), ("chance", "LN01"), ("chance", "dest_boston"), ("chance", "LN02"),
+    ("chance", "dest_chicago"), ("chance", "LN03"),
+    ("chance", "dest_buffalo"), ("chance", "LN82"), ("chance", "LN04"),
+    ("chance", "dest_detroit"), ("chance", "LN23"), ("chance", "dest_albany"), ("chance", "LN05"),
+    ("chance", "dest_cleveland"), ("chance", "LN06"), ("chance", "dest_pittsburgh"), ("chance", "LN07"),
+    (1, {"type": "choose_start", "city": "toronto"}), (2, {"type": "choose_start", "city": "toronto"}),
+    (0, {"type": "choose_start", "city": "montreal"}),
+]
+
+
+def entered(steps: list[tuple[object, object]], seats: int = 3, **options: object):  # type: ignore[no-untyped-def]
+    """Replay recorded steps: each chance outcome must have been drawable, each move legal."""
+    state = R.setup(cfg(seats, "basic", **options))
+    for actor, data in steps:
+        decision = R.decision(state)
+        if actor == "chance":
+            assert decision.chance is not None and decision.chance.weight_of(data) > 0, (data, state.head())
+            state = R.resolve(state, data)
+        else:
+            assert decision.seats == (actor,), (actor, data, state.head())
+            state = play(state, int(actor), R.parse_move(data))  # type: ignore[call-overload]
+    return state
+
+
+def test_fired_talent_joins_a_special_characters_city() -> None:
+    """CT-11.4, CT-21.7, CT-0.9, CT-11.5: an SC on the board is a talent counter, so when Brakeman Bill's
+    Buffalo is the only city holding talent, the whole fired group joins him there, not the pool;
+    Buffalo was already a counter city, so the count stays at 8."""
+    state = entered(SC_SETUP, special_characters=True)
+    assert state.characters == {"buffalo": "brakeman_bill"} and state.news["buffalo"] == "LN04"
+    assert state.talents == {} and state.talent_cities() == ("buffalo",) and state.counter_cities() == 8
+    assert state.players[1].circus == ("acrobat", "acrobat", "clown") and state.players[1].money == 0
+    pool = dict(state.pool)
+    state = entered([*SC_SETUP, (1, {"type": "play_card", "card": "wage_transit", "path": []}),
+                     (1, {"type": "keep_talent", "talents": []})], special_characters=True)
+    assert state.players[1].circus == () and state.players[1].money == 0  # $0 pays nothing: all fired
+    assert state.talents == {"buffalo": ("acrobat", "acrobat", "clown")}
+    assert state.pool == pool  # nothing went back to the Talent Pool
+    assert state.characters == {"buffalo": "brakeman_bill"} and state.counter_cities() == 8
+    assert state.head() == {"t": "turn", "seat": 2}
+
+
+def test_fired_talent_choice_includes_a_special_characters_city() -> None:
+    """CT-11.4, CT-21.7, CT-0.5: with talent in Buffalo (Brakeman Bill) and in Detroit (a Bankrupt
+    Circus's Freak), the player to the firing player's right chooses between those two cities."""
+    steps = [step if step != ("chance", "LN23") else ("chance", "LN16") for step in SC_SETUP]
+    state = entered([*steps, (1, {"type": "play_card", "card": "wage_transit", "path": []}),
+                     (1, {"type": "keep_talent", "talents": []})], special_characters=True)
+    assert state.talent_cities() == ("buffalo", "detroit")
+    assert R.decision(state).seats == (0,)  # seat 0 plays just before seat 1
+    assert [m.city for m in R.legal_moves(state, 0)] == ["buffalo", "detroit"]  # type: ignore[attr-defined]
+    illegal(state, 0, SendFired(city="montreal"), "CT-11.4")
+    sent = play(state, 0, SendFired(city="buffalo"))
+    assert sent.talents == {"buffalo": ("acrobat", "acrobat", "clown"), "detroit": ("freak",)}
 
 
 def test_claiming() -> None:

@@ -66,11 +66,17 @@ def test_april_award() -> None:
     assert points(after, "CT-16.8") == [5, 5, 0] and points(after, "CT-16.4") == [0, 0, 0]
 
 
-def test_no_month_scoring_in_solitaire() -> None:
-    """CT-16.11, CT-20.10 (A-29): no end-of-month scoring in solitaire."""
+def test_month_scoring_in_solitaire() -> None:
+    """CT-16.11, CT-20.5, CT-20.10 (A-29 (b)): in solitaire only Most Talent is scored at a month end,
+    $5 a VP: 3 Horses pay $15; nothing for the Best Performance marker, and no VP or score line. Under
+    the option's earlier reading (A-29 (a)) nothing is scored."""
     state = board(1, "solitaire")
-    state = player(state, 0, circus=("horse", "horse", "horse"))
-    assert month_end_scoring(state, 1) == state
+    state = player(state, 0, circus=("horse", "horse", "horse"), best=40)
+    after = month_end_scoring(state, 1)
+    assert after.players[0].money == 15 and after.players[0].vp == 0 and after.lines == ()
+    unscored = board(1, "solitaire", solitaire_scoring="none")
+    unscored = player(unscored, 0, circus=("horse", "horse", "horse"), best=40)
+    assert month_end_scoring(unscored, 1) == unscored
 
 
 def test_final_scoring_steps() -> None:

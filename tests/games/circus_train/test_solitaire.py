@@ -9,8 +9,8 @@ from domain.games.circus_train.moves import KeepTalent, Perform, PlayCard, Pocke
 from .helpers import R, agenda, empty_board, illegal, legal_types, play, player, settle, started, turn_of
 
 
-def solo(variant: str = "solitaire", week: int = 1):  # type: ignore[no-untyped-def]
-    state = empty_board(started(1, variant, start="toronto"))
+def solo(variant: str = "solitaire", week: int = 1, options: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+    state = empty_board(started(1, variant, start="toronto", **(options or {})))
     state = player(replace(state, week=week), 0, city="toronto", money=0)
     return turn_of(state, 0)
 
@@ -63,16 +63,90 @@ def test_no_pocketing_and_replay_price() -> None:
     assert "pocket_wages" not in legal_types(rich, 0)
 
 
-def test_end_of_game_wages_and_result() -> None:
-    """CT-20.8, CT-20.9, CT-20.10 (A-29, A-30): final doubled wages, no firing; the success table;
-    no month-end, final scoring or steal."""
-    state = player(solo(), 0, money=200, circus=("acrobat", "clown"), requests=())
-    end = settle(agenda(replace(state, week=27), {"t": "month_end", "month": 5}))
-    assert end.over and end.players[0].money == 192 and end.lines == ()
-    assert R.result(end, R.score(end)).tiebreaks == ("Victory",)
-    assert R.score(end).lines[0].rule == "CT-20.9"
-    broke = settle(agenda(replace(player(state, 0, money=5), week=27), {"t": "month_end", "month": 5}))
-    assert broke.players[0].money == 0 and broke.players[0].circus == ("acrobat", "clown")
-    assert R.result(broke, R.score(broke)).tiebreaks == ("Collapse",)
+def game_end(state, **changes):  # type: ignore[no-untyped-def]
+    """September's month end (the last of the game) from a crafted position, through the real flow."""
+    state = player(replace(state, week=27), 0, **changes)
+    return settle(agenda(state, {"t": "month_end", "month": 5}))
+
+
+def band(state) -> str:  # type: ignore[no-untyped-def]
+    return R.result(state, R.score(state)).tiebreaks[0]
+
+
+def test_il5_month_end() -> None:
+    """IL-5, CT-16.11, CT-16.1, CT-16.2, CT-20.5 (A-29): 3 Clowns, 2 Acrobats, 1 Horse and 1 Elephant pay
+    (3 + 2) x $5 = $25 at a month end; the single Horse and Elephant pay nothing. April is scored the
+    same way (no April award with one player, CT-16.8), and the Best Performance marker pays nothing."""
+    circus = ("acrobat", "acrobat", "clown", "clown", "clown", "elephant", "horse")
+    state = player(solo(), 0, circus=circus, money=4, best=60, requests=("LN01",))
     may = settle(agenda(replace(state, week=9), {"t": "month_end", "month": 1}))
-    assert all(task["t"] != "long_steal" for task in may.agenda)
+    assert may.players[0].money == 4 + 25 and may.lines == ()
+    april = settle(agenda(replace(state, week=4), {"t": "month_end", "month": 0}))
+    assert april.players[0].money == 4 + 25
+    assert all(task["t"] != "long_steal" for task in may.agenda)  # CT-15.2: no steal with one player
+
+
+def test_il5_end_of_game() -> None:
+    """IL-5, CT-20.8, CT-20.10, CT-20.9, CT-17.3, CT-17.5, CT-17.6, CT-17.7 (A-29, A-17): $200, a Clown
+    and an Acrobat, no request. Wages $2 + $6 leave $192; Most Clowns +$25 = $217; No Animals 3 x -$25
+    = $142; Most Money +$25 = $167; no request, nothing more. $167 is a Draw."""
+    end = game_end(solo(), money=200, circus=("acrobat", "clown"), requests=())
+    assert end.over and end.players[0].money == 167 and end.players[0].circus == ("acrobat", "clown")
+    assert band(end) == "Draw" and end.lines == ()
+    assert R.score(end).lines[0].rule == "CT-20.9" and R.score(end).totals() == (167,)
+
+
+def test_end_of_game_order_and_unpaid_wages() -> None:
+    """CT-15.6, CT-16.11, CT-20.8, CT-20.10 (A-29, A-30): September's Most Talent comes first, then the
+    wages, then the awards, which read the money as it stands. $20 and 2 Clowns, a Horse, a Big Cat, an
+    Elephant, one request: Most Talent 2 x $5 = $30; wages $4 + $12 + $24 + $24 = $64 take all $30 and
+    fire nothing; Most Clowns +$25; no animal missing; Most Money +$25 ($25 is above $0); Most
+    Performances +$25: $75, a Collapse. The earlier reading ends on $0."""
+    circus = ("big_cat", "clown", "clown", "elephant", "horse")
+    end = game_end(solo(), money=20, circus=circus, requests=("LN01",))
+    assert end.players[0].money == 75 and end.players[0].circus == circus and band(end) == "Collapse"
+    old = game_end(solo(options={"solitaire_scoring": "none"}), money=20, circus=circus, requests=("LN01",))
+    assert old.players[0].money == 0 and old.players[0].circus == circus and band(old) == "Collapse"
+
+
+def test_lost_points_cost_at_most_the_money() -> None:
+    """CT-20.5, CT-20.10, CT-17.4, CT-17.5, CT-0.11: each lost VP costs $5, or what money is left. $30
+    and one Acrobat: wages $6 leave $24; No Clowns -$15 = $9; no Horse takes the last $9 (not $25);
+    no Big Cat and no Elephant find $0; Most Money needs more than $0 (A-17): final $0."""
+    end = game_end(solo(), money=30, circus=("acrobat",), requests=())
+    assert end.players[0].money == 0 and band(end) == "Collapse"
+    rich = game_end(solo(), money=130, circus=("acrobat",), requests=())
+    assert rich.players[0].money == 130 - 6 - 15 - 75 + 25  # $59
+
+
+def test_advanced_solitaire_end_of_game() -> None:
+    """CT-20.10, CT-19.22, CT-20.8 (A-29, A-28): the advanced game adds Step 7, Highest Reputation,
+    always +$25 for a lone player, and Most Money needs reputation level 5. $100, a Clown, a Horse, a
+    Big Cat, an Elephant, one request, level 5: wages $2 + $12 + $24 + $24 = $62 leave $38; Most
+    Clowns +$25 = $63; Most Money +$25 = $88; Most Performances +$25 = $113; Highest Reputation +$25 =
+    $138, a Defeat. At level 4 Most Money pays nothing: $113."""
+    circus = ("big_cat", "clown", "elephant", "horse")
+    state = solo("solitaire-advanced")
+    end = game_end(state, money=100, circus=circus, requests=("LN01",), reputation=5)
+    assert end.players[0].money == 138 and band(end) == "Defeat"
+    low = game_end(state, money=100, circus=circus, requests=("LN01",), reputation=4)
+    assert low.players[0].money == 113
+    old = game_end(solo("solitaire-advanced", options={"solitaire_scoring": "none"}), money=100, circus=circus,
+                   requests=("LN01",), reputation=5)
+    assert old.players[0].money == 38
+
+
+def test_earlier_reading_as_an_option() -> None:
+    """CT-20.8, CT-20.9 (A-29 (a), A-30 before 2026-12-01): with solitaire_scoring "none", no
+    month-end or final scoring: IL-5's $200 ends on $192 after the wages alone, a Victory; $5 against
+    $8 of wages ends on $0, with no talent fired, a Collapse."""
+    state = player(solo(options={"solitaire_scoring": "none"}), 0, money=200, circus=("acrobat", "clown"),
+                   requests=())
+    end = game_end(state)
+    assert end.over and end.players[0].money == 192 and end.lines == ()
+    assert band(end) == "Victory" and R.score(end).lines[0].rule == "CT-20.9"
+    broke = game_end(state, money=5)
+    assert broke.players[0].money == 0 and broke.players[0].circus == ("acrobat", "clown")
+    assert band(broke) == "Collapse"
+    may = settle(agenda(player(replace(state, week=9), 0, circus=("horse",) * 3), {"t": "month_end", "month": 1}))
+    assert may.players[0].money == 200

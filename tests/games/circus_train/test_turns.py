@@ -215,7 +215,8 @@ def test_special_hire_options() -> None:
     assert bought.players[0].count("elephant") == 1 and bought.players[0].money == 0
     assert bought.pool["elephant"] == 5
     june = replace(state, week=9)
-    illegal(june, 0, BuyFromPool(talent="elephant"), "CT-10.3")
+    error = illegal(june, 0, BuyFromPool(talent="elephant"), "CT-0.11")  # $10 in June; $5 does not pay it
+    assert "costs $10" in error.reason
     august = player(replace(state, week=18), 0, money=20)
     R.validate(august, 0, BuyFromPool(talent="elephant"))
     illegal(august, 0, BuyFromPool(talent="dragon"), "CT-10.2")
