@@ -482,11 +482,13 @@ def read_bundle_file(path: Path) -> str:
 
 def read_regular_file(path: Path) -> bytes:
     """The bytes of a regular file; an OSError for anything else (opened without blocking, so a
-    FIFO or a device is refused, not waited on)."""
+    FIFO or a device is refused, not waited on; Windows has neither flag, nor FIFOs in its file
+    system)."""
     import os
     import stat
 
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_BINARY", 0))
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             raise OSError(f"{path} is not a regular file")
