@@ -1147,7 +1147,10 @@ def prune_answers(older_than: timedelta, as_json: bool) -> None:
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Data directory (keys, SQLite) [default: RINGSIDE_DATA_DIR or the user data folder].")
 def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
-    """Start the HTTP API on the store.
+    """Start the HTTP API on the store; prints its URL once it can listen there.
+
+    A store that cannot be opened, or a port already in use (or not allowed), is one line on
+    stderr and exit 2, before any URL.
 
     \b
     Examples:
@@ -1155,7 +1158,7 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
       ringside serve --host 0.0.0.0 --port 8080 --store postgresql://ringside@db/ringside --workers 4
     """
     try:
-        from api.server import run
+        from api.server import ListenError, run
     except ImportError as error:
         raise CliError(f"the HTTP API is not available in this installation ({error})", EXIT_USAGE) from None
     from domain.settings import StoreSetupError
@@ -1166,7 +1169,7 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         data_dir, store = Path(store), None
     try:
         run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
-    except StoreSetupError as error:
+    except (StoreSetupError, ListenError) as error:
         raise CliError(str(error), EXIT_USAGE) from None
 
 
