@@ -54,6 +54,7 @@ def check_listen(host: str, port: int) -> None:
     except OSError as error:
         raise ListenError(f"cannot listen on {where}: {error.strerror or error} (is {host} a name or address of "
                           "this machine? see --host)") from None
+    unavailable = 0
     for family, kind, protocol, _, address in addresses:
         with socket.socket(family, kind, protocol) as probe:
             if os.name != "nt":
@@ -66,11 +67,16 @@ def check_listen(host: str, port: int) -> None:
                 if error.errno == errno.EADDRINUSE:
                     raise ListenError(f"port {port} is already in use on {host} (another Ringside or other server?): "
                                       "stop it, or choose another port with --port") from None
+                if error.errno == errno.EADDRNOTAVAIL and len(addresses) > 1:
+                    unavailable += 1  # as asyncio does: that family (IPv6, often) is not enabled here
+                    continue
                 if error.errno == errno.EACCES:
                     raise ListenError(f"not allowed to listen on {where} (ports below 1024 need privileges): "
                                       "choose another port with --port") from None
                 raise ListenError(f"cannot listen on {where}: {error.strerror or error} (see --host and --port)") \
                     from None
+    if unavailable == len(addresses):
+        raise ListenError(f"cannot listen on {where}: no address of it is this machine's (see --host)")
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: Path | str | None = None,
