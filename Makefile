@@ -1,12 +1,13 @@
 # Two commands do everything on a fresh machine (see README):
 #   make run    set up, then serve the API on the embedded SQLite store
-#   make test   set up, then lint, type-check and run the whole test suite
+#   make test   set up, then lint, type-check and run the test suite (all but the tests marked slow)
+#   make test-slow   the tests marked slow (many seeds), which make test leaves out
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
 
-.PHONY: run test lint types pytest bench coverage clean
+.PHONY: run test test-slow lint types pytest bench coverage clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +29,9 @@ types: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow -n 2 --dist loadgroup
 
 coverage: $(STAMP)
 	@if [ -f ../shared/tools/rule_coverage.py ]; then $(BIN)/python ../shared/tools/rule_coverage.py; fi

@@ -7,7 +7,7 @@ import sys
 
 from domain.settings import StoreSetupError
 
-from .server import run
+from .server import ListenError, run
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         run(host=args.host, port=args.port, data_dir=args.data_dir, store=args.store, workers=args.workers,
             log_level=args.log_level)
-    except StoreSetupError as error:  # one line, and argparse's status for bad input
+    except (StoreSetupError, ListenError) as error:  # one line, and argparse's status for bad input
         print(f"python -m api: error: {error}", file=sys.stderr)
         sys.exit(2)
 

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.application import Ringside
 
-from . import problems
+from . import docs, problems
 from .context import ApiContext, ApiSettings
 from .hot_path import HotWrites
 from .housekeeping import prune_answers_periodically
@@ -66,9 +66,10 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
 
     telemetry: TelemetryConfig | None = None if ctx.settings.opentelemetry else TELEMETRY_OFF
     app = RingsideAPI(title="Ringside", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
-                      telemetry=telemetry)
+                      telemetry=telemetry, docs_url=None, redoc_url=None)
     app.state.ctx = ctx
     problems.install(app)
+    docs.install(app)  # served from here: a hall without internet still has its docs
 
     app.add_middleware(BodyLimit, settings=ctx.settings)
     if not ctx.settings.opentelemetry:  # traced servers send every request through FastAPI's hooks

@@ -18,6 +18,8 @@ from pathlib import Path
 
 DIRECTORY_MODE = 0o700
 FILE_MODE = 0o600
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+"""Not inherited by child processes (POSIX; Windows has no such flag and needs none here)."""
 JOURNALS = ("-wal", "-shm", "-journal")
 """What SQLite keeps beside a database file (it creates them with the database file's mode)."""
 
@@ -35,7 +37,7 @@ def private_database(path: Path) -> None:
     empty database) with mode 0600 before SQLite opens it, so that its journals get that mode
     too; or, if it exists, it and its journals tightened."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE))
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | CLOEXEC, FILE_MODE))
     except FileExistsError:
         tighten(path)
     for suffix in JOURNALS:
@@ -58,7 +60,10 @@ def tighten(path: Path) -> None:
 
 
 def tighten_descriptor(descriptor: int) -> None:
-    """`tighten`, for a file already open."""
+    """`tighten`, for a file already open (where the system can change an open file's mode:
+    Windows before Python 3.13 cannot, and its files have no group or other bits to take away)."""
+    if not hasattr(os, "fchmod"):
+        return
     with contextlib.suppress(OSError):
         mode = stat.S_IMODE(os.fstat(descriptor).st_mode)
         if mode & 0o077:

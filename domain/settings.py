@@ -143,10 +143,14 @@ class StoreSettings:
         return env
 
     def postgres_conninfo(self) -> str:
+        """A libpq connection string for the URL's server, database, user and password, quoted by
+        psycopg: a password with a space, a quote or a backslash would break a string joined by
+        hand (libpq splits on spaces and reads quotes and backslashes as escapes)."""
+        from psycopg.conninfo import make_conninfo
+
         env = self._postgres_env()
-        return (f"host={env['POSTGRES_HOST']} port={env['POSTGRES_PORT']} dbname={env['POSTGRES_DBNAME']} "
-                f"user={env['POSTGRES_USER']}" + (f" password={env['POSTGRES_PASSWORD']}"
-                                                   if env["POSTGRES_PASSWORD"] else ""))
+        return make_conninfo(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], dbname=env["POSTGRES_DBNAME"],
+                             user=env["POSTGRES_USER"], password=env["POSTGRES_PASSWORD"] or None)
 
     def postgres_schema(self) -> str | None:
         return self._postgres_env().get("POSTGRES_SCHEMA")

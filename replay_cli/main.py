@@ -36,7 +36,7 @@ from .context import (
 from .moves import load_json, parse_int_list, parse_move, parse_pairs
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
 from .render.common import event_text
-from .source import LocalSource, read_bundle_file, read_regular_file, verify_text
+from .source import BundleFileError, LocalSource, read_bundle_bytes, read_bundle_file, verify_text
 from .views import change_lines, log_table, print_renderables, report_view, score_table, show_state
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -808,9 +808,12 @@ def export_(match: str, output: str | None) -> None:
 def import_(files: tuple[Path, ...], as_json: bool) -> None:
     """Import bundle FILES into the store (each is verified first; the match keeps its ID and hashes).
 
+    A file may be gzipped (told by its content, whatever its name), up to 256 MiB decompressed.
+
     \b
     Examples:
       ringside import final.ringside.jsonl
+      ringside import final.ringside.jsonl.gz
       ringside --store /srv/ringside import *.ringside.jsonl --json
     """
     source = settings().main_source()
@@ -850,11 +853,12 @@ def _read_receipts(path: Path) -> list[Any]:
         raise CliError(f"{path} holds no receipts as JSON or JSON Lines ({error})") from None
 
 
-BUNDLE_SUFFIXES = (".jsonl", ".ringside")
+BUNDLE_SUFFIXES = (".jsonl", ".ringside", ".jsonl.gz", ".ringside.gz")
 
 
 def _bundle_files(directory: Path) -> tuple[list[Path], list[str]]:
-    """The bundle files under `directory` (*.jsonl, *.ringside), and what the walk had to pass by.
+    """The bundle files under `directory` (*.jsonl, *.ringside, and gzipped: *.jsonl.gz,
+    *.ringside.gz), and what the walk had to pass by.
 
     The walk stays on the directory's own file system (so `/` does not wander into /proc, /sys or
     network mounts), never follows a symbolic link into a directory (no loops), takes only regular
@@ -899,12 +903,15 @@ def _unverifiable(check: str, message: str) -> dict[str, Any]:
 
 def _verify_file(path: Path, allow_engine_mismatch: bool, trust: Trust | None = None,
                  receipts: Sequence[Any] = ()) -> tuple[dict[str, Any], bool]:
-    """The report for one file, and whether verifying it failed internally (a bug, exit 3). A
-    file that cannot be read, or nests its JSON too deeply, does not verify (exit 1)."""
+    """The report for one file (gunzipped if it is gzip data), and whether verifying it failed
+    internally (a bug, exit 3). A file that cannot be read, is bad gzip data or too large, or
+    nests its JSON too deeply, does not verify (exit 1)."""
     try:
-        data = read_regular_file(path)
+        data = read_bundle_bytes(path)
     except OSError as error:
         return _unverifiable("read", f"cannot read {path}: {error.strerror or error}"), False
+    except BundleFileError as error:
+        return _unverifiable("read", f"cannot read {path}: {error}"), False
     try:
         return verify_text(data, allow_engine_mismatch, trust, receipts), False
     except RecursionError:
@@ -937,6 +944,9 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
            as_json: bool) -> None:
     """The adjudication report for bundles, directories of bundles or stored matches.
 
+    A bundle file may be gzipped (told by its content, whatever its name), up to 256 MiB
+    decompressed. A directory is searched for *.jsonl, *.ringside, *.jsonl.gz and *.ringside.gz.
+
     Re-folds every event checking legality, the hash chain and signatures, chance outcomes
     against the revealed seed, undo authority and the final scores, then who signed the record:
     a record verifies only if it was recorded under a trusted key (this store's own server key,
@@ -947,6 +957,7 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
     \b
     Examples:
       ringside verify final.ringside.jsonl
+      ringside verify final.ringside.jsonl.gz
       ringside verify final.ringside.jsonl --trust-server https://ringside.example.org
       ringside verify final.ringside.jsonl --receipts my-receipts.jsonl
       ringside verify 3f2a --json
@@ -965,7 +976,7 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
             files, skipped = _bundle_files(path)
             passed_by += skipped
             if not files:
-                raise CliError(f"no bundle files (*.jsonl, *.ringside) in {path}"
+                raise CliError(f"no bundle files (*.jsonl, *.ringside, gzipped or not) in {path}"
                                + (f" ({len(skipped)} places could not be read)" if skipped else ""))
             jobs.extend((str(f), f) for f in files)
         elif path_is(path, "file"):
@@ -1150,7 +1161,10 @@ def prune_answers(older_than: timedelta, as_json: bool) -> None:
 @click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Data directory (keys, SQLite) [default: RINGSIDE_DATA_DIR or the user data folder].")
 def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
-    """Start the HTTP API on the store.
+    """Start the HTTP API on the store; prints its URL once it can listen there.
+
+    A store that cannot be opened, or a port already in use (or not allowed), is one line on
+    stderr and exit 2, before any URL.
 
     \b
     Examples:
@@ -1158,7 +1172,7 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
       ringside serve --host 0.0.0.0 --port 8080 --store postgresql://ringside@db/ringside --workers 4
     """
     try:
-        from api.server import run
+        from api.server import ListenError, run
     except ImportError as error:
         raise CliError(f"the HTTP API is not available in this installation ({error})", EXIT_USAGE) from None
     from domain.settings import StoreSetupError
@@ -1169,7 +1183,7 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         data_dir, store = Path(store), None
     try:
         run(host=host, port=port, data_dir=data_dir, store=store, workers=workers)
-    except StoreSetupError as error:
+    except (StoreSetupError, ListenError) as error:
         raise CliError(str(error), EXIT_USAGE) from None
 
 

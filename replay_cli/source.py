@@ -492,33 +492,84 @@ class BundleSource(Source):
         return verify_text(self.text, allow_engine_mismatch, trust, receipts)
 
 
+MAX_BUNDLE_BYTES = 256 * 1024 * 1024
+"""The most a bundle file may hold once decompressed: far more than any match records (a long
+Carcassonne match exports a few megabytes), far less than would exhaust memory. A gzip file
+that decompresses to more (a gzip bomb: a few hundred kilobytes can hold gigabytes) is refused
+as it is read, never held whole."""
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+class BundleFileError(ValueError):
+    """A bundle file that cannot be read as one: bad gzip data, or too large. One line."""
+
+
 def read_bundle_file(path: Path) -> str:
     """A bundle file's text exactly as stored: UTF-8, its line ends untouched (reading it as text
-    would turn CRLF into LF and so hide a file that is no longer the bundle that was signed).
-    Only regular files are read (a FIFO or a device would block or never end)."""
+    would turn CRLF into LF and so hide a file that is no longer the bundle that was signed),
+    gunzipped first if it is gzip data (`ringside export -o - | gzip`). Only regular files are
+    read (a FIFO or a device would block or never end)."""
     try:
-        data = read_regular_file(path)
+        data = read_bundle_bytes(path)
     except OSError as error:
         raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+    except BundleFileError as error:
+        raise CliError(f"cannot read {path}: {error}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise CliError(f"cannot read {path}: it is not UTF-8 text (byte {error.start})") from None
 
 
-def read_regular_file(path: Path) -> bytes:
+def read_bundle_bytes(path: Path, limit: int = MAX_BUNDLE_BYTES) -> bytes:
+    """The bytes of the bundle in a regular file, gunzipped if the file is gzip data. Gzip is
+    told by its magic bytes, not the name: a `.jsonl` that holds gzip data is read, a `.gz` that
+    does not is read as it is. Raises OSError when the file cannot be read, BundleFileError for
+    bad gzip data or more than `limit` bytes (stored or decompressed)."""
+    import gzip
+    import io
+    import zlib
+
+    data = read_regular_file(path, limit)
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as unpacked:
+            text = unpacked.read(limit + 1)
+    except (OSError, EOFError, zlib.error) as error:  # gzip.BadGzipFile is an OSError
+        raise BundleFileError(f"it is not valid gzip data ({_first_line(error)})") from None
+    if len(text) > limit:
+        raise BundleFileError(f"decompressed, it holds more than {_mib(limit)}, more than any bundle "
+                              "(refused: a damaged file, or a gzip bomb)")
+    return text
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):g} MiB"
+
+
+def read_regular_file(path: Path, limit: int | None = None) -> bytes:
     """The bytes of a regular file; an OSError for anything else (opened without blocking, so a
-    FIFO or a device is refused, not waited on)."""
+    FIFO or a device is refused, not waited on; Windows has neither flag, nor FIFOs in its file
+    system). With a `limit`, a file larger than that is refused (BundleFileError) unread."""
     import os
     import stat
 
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_BINARY", 0))
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
             raise OSError(f"{path} is not a regular file")
-        chunks = []
+        if limit is not None and status.st_size > limit:
+            raise BundleFileError(f"it holds {_mib(status.st_size)}, more than any bundle (at most {_mib(limit)})")
+        chunks, size = [], 0
         while chunk := os.read(descriptor, 1 << 20):
             chunks.append(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:  # it grew while being read
+                raise BundleFileError(f"it holds more than any bundle (at most {_mib(limit)})")
         return b"".join(chunks)
     finally:
         os.close(descriptor)

@@ -12,9 +12,11 @@ import pytest
 from domain.write_lock import WriteLock
 
 
-def test_holders_never_overlap_across_lock_objects(tmp_path: Path) -> None:
+@pytest.mark.parametrize("wait", ["kernel", "poll"])
+def test_holders_never_overlap_across_lock_objects(tmp_path: Path, wait: str) -> None:
     """Four holders, each with its own lock object (its own open file, like another process):
-    the unguarded read-modify-write below loses no update and never sees a second holder."""
+    the unguarded read-modify-write below loses no update and never sees a second holder. A
+    waiter blocks in the kernel where it can (POSIX), else polls (Windows): both are checked."""
     path = tmp_path / "store.lock"
     state = {"count": 0, "inside": 0, "most_inside": 0}
 
@@ -29,6 +31,11 @@ def test_holders_never_overlap_across_lock_objects(tmp_path: Path) -> None:
                 state["inside"] -= 1
 
     locks = [WriteLock(path) for _ in range(4)]
+    for lock in locks:
+        if wait == "poll":
+            lock._wait = None
+        else:
+            assert lock._wait is not None
     threads = [threading.Thread(target=work, args=(lock,)) for lock in locks]
     for thread in threads:
         thread.start()
@@ -81,3 +88,53 @@ def test_a_lock_that_cannot_be_taken_fails_the_batch_not_the_writer(tmp_path: Pa
         assert asyncio.run(move()) is not None
     finally:
         app.close()
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from domain.write_lock import WriteLock
+
+lock, counter = WriteLock(Path(sys.argv[1])), Path(sys.argv[2])
+for _ in range(40):
+    with lock.held():
+        seen = int(counter.read_text() or 0)
+        time.sleep(0.001)  # the other process tries to take the lock meanwhile
+        counter.write_text(str(seen + 1))
+lock.close()
+"""
+
+
+def test_holders_never_overlap_across_processes(tmp_path: Path) -> None:
+    """Two processes, each with its own lock on the same file, read-modify-write one counter
+    file: no update is lost, so each waited (blocking) while the other held the lock."""
+    import subprocess
+    import sys
+
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+    root = Path(__file__).resolve().parents[2]
+    processes = [subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "store.lock"), str(counter)],
+                                  cwd=root) for _ in range(2)]
+    assert [process.wait(timeout=120) for process in processes] == [0, 0]
+    assert counter.read_text() == "80"
+
+
+def test_the_lock_file_is_created_for_its_owner_only(tmp_path: Path) -> None:
+    """Whatever the umask, and an existing lock file left readable by others is tightened."""
+    import os
+    import stat
+
+    old = os.umask(0)
+    try:
+        fresh, older = tmp_path / "fresh.lock", tmp_path / "older.lock"
+        older.write_text("")
+        older.chmod(0o666)
+        for path in (fresh, older):
+            lock = WriteLock(path)
+            with lock.held():
+                pass
+            lock.close()
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    finally:
+        os.umask(old)
