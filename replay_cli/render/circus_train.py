@@ -162,7 +162,8 @@ def _players(summary: dict[str, Any], view: dict[str, Any], names: Names) -> Tab
         name = next((str(s.get("player")) for s in summary.get("seats", []) if s.get("seat") == seat), f"seat {seat}")
         train = names.city(player.get("city")) if player.get("city") else "not on the map"
         if player.get("show"):
-            train += f" (two-week show in {names.city(player['show'])})"
+            show = player["show"]
+            train += " (a two-week show)" if show == player.get("city") else f" (two-week show in {names.city(show)})"
         row: list[Text | str] = [Text(str(seat), style=seat_style(seat)),
                                  name + (" ◀" if seat in decision.get("seats", []) else ""),
                                  str(scores[seat]) if seat < len(scores) else "", train,

@@ -125,3 +125,28 @@ def test_step_and_diff_say_each_events_scoring_and_keep_json_paths_where_a_game_
     assert sheet and "changes" in steps[1]  # --json unchanged
     diff = run("diff", played, "1", str(scored_at)).stdout
     assert "changes from #1" in diff and f"scored from #1 to #{scored_at}:" in diff and "(TG-" in diff
+
+
+def test_a_secret_choice_is_told_as_hidden_until_every_seat_has_chosen(run: Run) -> None:
+    match_id = run.new("test-dicevote")
+    run("play", match_id, "--human", "0", "--human", "1", "--no-board", "-q", input="pass\npass\nvote choice=high\n",
+        code=None)
+    vote = run.json("log", match_id)[-1]
+    assert vote["kind"] == "move" and run.json("show", match_id)["decision"]["secret"]
+    hidden = _rows(run("log", match_id, "--from", str(vote["seq"]), "--as", "seat:1").stdout)[vote["seq"]]
+    assert "seat 0 (ann) makes a secret choice (hidden until every seat has chosen)" in hidden
+    assert "high" not in hidden
+    own = _rows(run("log", match_id, "--from", str(vote["seq"]), "--as", "seat:0").stdout)[vote["seq"]]
+    assert "seat 0 (ann) plays vote choice=high" in own
+    stepped = run("step", match_id, "--batch", "--from", str(vote["seq"]), "--as", "seat:1").stdout
+    assert "makes a secret choice" in stepped and "high" not in stepped and "recorded as" not in stepped
+
+
+def test_actors_are_named_as_people_say_them() -> None:
+    from replay_cli.render.common import actor_text
+
+    summary = {"seats": [{"seat": 0, "player": "Ann"}]}
+    assert actor_text({"kind": "annotator", "name": "archive"}) == "annotator archive"
+    assert actor_text({"kind": "arbiter", "name": "root"}, summary) == "arbiter root"
+    assert actor_text({"kind": "seat", "seat": 0}, summary) == "seat 0 (Ann)"
+    assert actor_text({"kind": "seat", "seat": 0}) == "seat 0"
