@@ -353,6 +353,14 @@ def narrate(narrator: Narrator, entry: dict[str, Any]) -> str | None:
     kind = entry.get("kind")
     p = entry.get("payload") or {}
     summary = narrator.summary
+    if kind == "created":  # a fork replays its parent's steps: the tile in hand may be drawn there
+        for step in p.get("prelude") or []:
+            data = step.get("data")
+            if step.get("kind") == "chance" and isinstance(data, str) and _tile_model(summary, data) is not None:
+                narrator.remember("tile", data)
+            elif step.get("kind") == "move" and isinstance(data, dict) and data.get("type") == "place":
+                narrator.remember("placed", (data.get("x"), data.get("y"), narrator.recall("tile")))
+        return None
     if kind == "chance" and p.get("kind") == "tile" and not p.get("hidden"):
         narrator.remember("tile", p.get("outcome"))
         description = str(getattr(_tile_model(summary, p.get("outcome")), "description", "") or "")

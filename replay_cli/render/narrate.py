@@ -112,7 +112,9 @@ class Narrator:
             text += f"; undo policy {p.get('undo_policy')}"
             fork = p.get("fork_of")
             if isinstance(fork, dict):
-                text += f"; a fork of match {str(fork.get('match_id'))[:8]} after #{fork.get('seq')} (unofficial)"
+                text += (f"; a fork of match {str(fork.get('match_id'))[:8]} after #{fork.get('seq')} (unofficial), "
+                         f"starting where that match stood: its {len(p.get('prelude') or [])} steps replayed, "
+                         "their scores kept")
             return text
         if kind == "move":
             who = self.seat(p.get("seat"))
@@ -221,7 +223,8 @@ def narrate_log(summary: dict[str, Any], entries: list[dict[str, Any]],
     for entry in entries:
         seq = int(entry["seq"])
         sentence = narrator.sentence(entry)
-        before = [] if seq == 1 else sheets.get(seq - 1)
+        # a fork's created event replays its parent's steps: their score lines were scored there, not here
+        before = sheets.get(seq - 1)
         after = sheets.get(seq)
         said[seq] = (sentence, narrator.scoring(before, after) if before is not None and after is not None else [])
     return said

@@ -138,6 +138,12 @@ def test_placements_that_lie_alike_are_listed_once(run: Run) -> None:
     assert {(m["x"], m["y"], group_of[m["rotation"]]) for m in engine} == set(shapes)
     shown = run("show", fork).stdout
     assert f"tile {tile} by rotation:" in shown and "=" in shown.split("by rotation:")[1].splitlines()[1]
+    # the fork's log: its created event scores nothing of its own, and the tile drawn in the parent is named
+    run("play", fork, "--watch", "--max-moves", "1", "-q")
+    told = _log_text(run("log", fork).stdout)
+    created = told.split(" 2 ", 1)[0]
+    assert f"a fork of match {match_id[:8]} after #{draw['seq']}" in created and _score_sentences(created) == 0
+    assert f"places tile {tile} at (" in told
 
 
 def _circus(run: Run) -> tuple[str, list[dict[str, Any]]]:
