@@ -728,7 +728,7 @@ class Ringside(ClassCheckedSave):
             body["salt"] = secrets.token_hex(16)  # exported redacted, its hash must not give the text away
 
         def add(log: AnnotationLog) -> str:
-            annotation_id = f"a{log.fold.seq + 1}"  # its position in the stream: unique, reproducible
+            annotation_id = log.fold.next_id()  # a1, a2, ... in order of addition (older IDs kept)
             self._append_annotation(log, record.ANNOTATION_ADDED, actor, {"id": annotation_id, **body})
             return annotation_id
 

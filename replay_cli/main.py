@@ -18,6 +18,7 @@ from typing import Any
 import click
 from rich.text import Text
 
+from domain.kernel.diff import diff as diff_views
 from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
 from domain.retention import format_duration, parse_duration
@@ -34,10 +35,11 @@ from .context import (
     viewer_option,
 )
 from .moves import load_json, parse_int_list, parse_move, parse_pairs
-from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, compact, console, print_json
-from .render.common import event_text
+from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, console, print_json
+from .render import describe_changes
+from .render.common import actor_text, event_text
 from .source import BundleFileError, LocalSource, read_bundle_bytes, read_bundle_file, verify_text
-from .views import change_lines, log_table, print_renderables, report_view, score_table, show_state
+from .views import change_lines, log_table, notes_text, print_renderables, report_view, score_table, show_state
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -295,9 +297,23 @@ def log(match: str, start: int, limit: int | None, viewer: Viewer, as_json: bool
     if as_json:
         print_json([{**event, "annotations": notes.get(event["seq"], [])} for event in events])
         return
-    table = log_table(source.summary(match_id), events, notes)
+    summary = source.summary(match_id)
+    table = log_table(summary, events, notes, _narrated(source, match_id, summary, viewer, events))
     table.title = f"{table.title}  as {seen_as(source, match_id, viewer)}"
     console().print(table)
+
+
+def _narrated(source: Any, match_id: str, summary: dict[str, Any], viewer: Viewer,
+              events: list[dict[str, Any]]) -> dict[int, tuple[str, list[Text]]]:
+    """The sentences and score lines of `events`. The narrator reads the log from #1, because a
+    sentence may name something an earlier event says (the tile drawn before a placement)."""
+    from .render.narrate import narrate_log
+
+    if not events:
+        return {}
+    first, last = int(events[0]["seq"]), int(events[-1]["seq"])
+    earlier = source.log(match_id, viewer, 1, first - 1) if first > 1 else []
+    return narrate_log(summary, earlier + events, source.score_lines(match_id, first, last))
 
 
 @cli.command()
@@ -326,7 +342,8 @@ def step(match: str, start: int | None, stop: int | None, interactive: bool | No
     source, match_id = settings().match(match)
     summary = source.summary(match_id)
     last = int(summary["version"])
-    events = {e["seq"]: e for e in source.log(match_id, viewer)}
+    log_entries = source.log(match_id, viewer)
+    events = {e["seq"]: e for e in log_entries}
     notes = _notes_by_seq(source.annotations(match_id, viewer))
     if interactive is None:
         interactive = sys.stdin.isatty() and not as_json
@@ -340,19 +357,48 @@ def step(match: str, start: int | None, stop: int | None, interactive: bool | No
         result: list[dict[str, Any]] = source.diff(match_id, seq - 1, seq, viewer)["changes"]
         return result
 
+    from .render.narrate import narrate_log
+
+    said = narrate_log(summary, log_entries, {})  # sentences now; score lines as each step is shown
+    states: dict[int, dict[str, Any]] = {}
+    sheets: dict[int, list[dict[str, Any]]] = {}
+
+    def state_at(seq: int) -> dict[str, Any]:
+        if seq not in states:
+            if len(states) > 4:
+                states.clear()
+            states[seq] = source.state(match_id, viewer, seq)
+        return states[seq]
+
+    def scoring_at(seq: int) -> list[Text]:
+        from .render.narrate import Narrator
+
+        if seq <= 1:
+            return []
+        for at in (seq - 1, seq):
+            if at not in sheets:
+                sheets[at] = list(source.score(match_id, at)["lines"])
+        return Narrator(summary).scoring(sheets[seq - 1], sheets[seq])
+
     def print_step(seq: int) -> None:
         entry = events.get(seq, {})
         line = Text(f"#{seq}/{last} ", style="bold")
-        line.append(f"{entry.get('kind')}: {event_text(entry)}")
+        line.append(f"{entry.get('kind')}: {said.get(seq, (event_text(entry), []))[0]}")
         if entry.get("retracted_by") is not None:
             line.append(f"  [retracted by #{entry['retracted_by']}]", style="italic")
         console().print(line)
+        if entry.get("kind") == "move" and not (entry.get("payload") or {}).get("hidden"):
+            console().print(Text(f"    recorded as: {event_text(entry)}", style="dim"))
+        for text in scoring_at(seq):
+            console().print(Text("    ") + text)
         for note in notes.get(seq, []):
-            console().print(Text(f"  ✎ {' '.join(note.get('glyphs', []))} {note.get('text')}".replace("  ", " ")))
-        for text in change_lines(changes_at(seq)):
-            console().print(text)
+            console().print(Text("  ✎ ") + notes_text(summary, [note]))
+        if seq > 1:
+            before, after = state_at(seq - 1), state_at(seq)
+            for text in describe_changes(summary, before, after) or change_lines(diff_views(before, after)):
+                console().print(text)
         if board:
-            show_state(summary, source.state(match_id, viewer, seq), seen_as(source, match_id, viewer))
+            show_state(summary, state_at(seq), seen_as(source, match_id, viewer))
 
     if not interactive:
         end = min(stop or last, last)
@@ -360,6 +406,7 @@ def step(match: str, start: int | None, stop: int | None, interactive: bool | No
             print_json([{"seq": seq, "event": events.get(seq), "annotations": notes.get(seq, []),
                          "changes": changes_at(seq)} for seq in range(first, end + 1)])
             return
+        sheets.update(source.score_lines(match_id, first, end))  # one walk, not two folds a step
         for seq in range(first, end + 1):
             print_step(seq)
         return
@@ -413,13 +460,24 @@ def diff(match: str, a: int, b: int, viewer: Viewer, as_json: bool) -> None:
       ringside diff 3f2a 1 50 --as arbiter --json
     """
     source, match_id = settings().match(match)
-    result = source.diff(match_id, a, b, viewer)
     if as_json:
-        print_json(result)
+        print_json(source.diff(match_id, a, b, viewer))
         return
+    from .render.narrate import Narrator
+
+    summary = source.summary(match_id)
+    before, after = source.state(match_id, viewer, a), source.state(match_id, viewer, b)
     console().print(Text(f"changes from #{a} to #{b} as {seen_as(source, match_id, viewer)}:", style="bold"))
-    for line in change_lines(result["changes"], limit=200):
+    described = describe_changes(summary, before, after)
+    for line in described or change_lines(diff_views(before, after), limit=200):
         console().print(line)
+    scored = Narrator(summary).scoring(source.score(match_id, a)["lines"], source.score(match_id, b)["lines"])
+    if scored:
+        console().print(Text(f"scored from #{a} to #{b}:", style="bold"))
+        for line in scored:
+            console().print(Text("  ") + line)
+    if described is not None:
+        console().print(Text("(--json lists every change as a JSON path)", style="dim"))
 
 
 @cli.command()
@@ -477,9 +535,10 @@ def annotate(match: str, seq: str | None, text: str | None, glyphs: tuple[str, .
         if as_json:
             print_json(items)
             return
+        summary = source.summary(match_id)
         for item in items:
             console().print(f"#{item['seq']} [{item['id']}] {' '.join(item.get('glyphs', []))} {item['text']} "
-                            f"({item.get('visibility')}; {compact(item.get('author'))})")
+                            f"({item.get('visibility')}; {actor_text(item.get('author') or {}, summary)})")
         if not items:
             console().print("no annotations")
         return

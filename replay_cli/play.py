@@ -21,6 +21,7 @@ from domain.kernel.viewers import Actor, Viewer
 from .context import settings, source_options, translate
 from .moves import move_types, parse_move
 from .output import CliError, console, print_json
+from .render import distinct_moves
 from .render.common import event_text, move_text, player_name
 from .rules import prompt_rules
 from .source import LocalSource, Source, deterministic_seed
@@ -301,7 +302,8 @@ def _human_turn(source: Source, match_id: str, summary: dict[str, Any], seat: in
     viewer = Viewer.of_seat(seat)
     if not no_board:
         show_state(summary, source.state(match_id, viewer), str(viewer))
-    legal = source.legal_moves(match_id, seat)
+    # placements that lie alike (a symmetric tile turned half way round) are listed once; any can be typed
+    legal = distinct_moves(summary, source.state(match_id, viewer), source.legal_moves(match_id, seat))
     _list_moves(legal)
     cited = prompt_rules(summary)
     if cited is not None:

@@ -112,6 +112,12 @@ class Source(ABC):
         before, after = self.state(match_id, viewer, a), self.state(match_id, viewer, b)
         return {"from": a, "to": b, "changes": diff(before, after)}
 
+    def score_lines(self, match_id: str, start: int, stop: int) -> dict[int, list[dict[str, Any]]]:
+        """The score sheet's lines after each event from start - 1 (at least 1) to stop, so that
+        a reader can say which lines each event produced. The sheet is public at every position.
+        This asks for each position; stores and bundles walk the record once instead."""
+        return {seq: list(self.score(match_id, seq)["lines"]) for seq in range(max(start - 1, 1), stop + 1)}
+
     @abstractmethod
     def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]: ...
 
@@ -282,6 +288,17 @@ class LocalSource(Source):
 
     def score(self, match_id: str, at: int | None = None) -> dict[str, Any]:
         return self.app.score(self._id(match_id), at)
+
+    def score_lines(self, match_id: str, start: int, stop: int) -> dict[int, list[dict[str, Any]]]:
+        import copy
+
+        first = max(start - 1, 1)
+        fold = copy.deepcopy(self.app.fold(self._id(match_id), first))  # the cached fold is shared: walk a copy
+        sheets = {first: [line.to_json() for line in fold.score_sheet().lines]}
+        for entry in self.app.entries(self._id(match_id), first + 1, stop) if stop > first else []:
+            fold.consume(entry)
+            sheets[entry.seq] = [line.to_json() for line in fold.score_sheet().lines]
+        return sheets
 
     def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
         return self.app.annotations(self._id(match_id), viewer)
@@ -475,6 +492,17 @@ class BundleSource(Source):
     def score(self, match_id: str, at: int | None = None) -> dict[str, Any]:
         fold = self.fold(at)
         return {"seq": fold.seq, **fold.score_sheet().to_json(), "end": fold.end}
+
+    def score_lines(self, match_id: str, start: int, stop: int) -> dict[int, list[dict[str, Any]]]:
+        first = max(start - 1, 1)
+        fold = self._fold_cls(self.entries[0])
+        sheets: dict[int, list[dict[str, Any]]] = {}
+        for entry in self.entries[: min(stop, len(self.entries))]:
+            if entry.seq > 1:
+                fold.consume(entry)
+            if entry.seq >= first:
+                sheets[entry.seq] = [line.to_json() for line in fold.score_sheet().lines]
+        return sheets
 
     def annotations(self, match_id: str, viewer: Viewer) -> list[dict[str, Any]]:
         from domain.kernel.annotations import visible_to

@@ -24,48 +24,68 @@ def print_renderables(items: list[RenderableType]) -> None:
 def show_state(summary: dict[str, Any], view: dict[str, Any], viewer: str) -> None:
     from .render.common import header
 
-    items = render_state(summary, view)
+    items = render_state(summary, view, viewer)
     if items:
         items[0] = header(summary, view, viewer)
     print_renderables(items)
 
 
 def log_table(summary: dict[str, Any], events: list[dict[str, Any]],
-              notes: dict[int, list[dict[str, Any]]]) -> Table:
+              notes: dict[int, list[dict[str, Any]]],
+              said: dict[int, tuple[str, list[Text]]] | None = None) -> Table:
+    """The log as a table. `said` holds each event's sentence and score lines (narrate_log); an
+    event missing from it is shown as the record's own short form."""
     table = Table(title=f"Log of {summary.get('game')} match {summary.get('match_id')}", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("time")
     table.add_column("kind")
     table.add_column("actor")
-    table.add_column("what")
+    table.add_column("what happened")
     table.add_column("notes")
     for entry in events:
         seq = entry["seq"]
         retracted = entry.get("retracted_by")
-        what = Text(event_text(entry))
+        sentence, scoring = (said or {}).get(seq, (event_text(entry), []))
+        what = Text(sentence)
         if retracted is not None:
             what.stylize("strike dim")
             what.append(f"  [retracted by #{retracted}]", style="italic")
         if entry.get("redacted"):
             what.stylize("dim")
-        comments = Text()
-        for note in notes.get(seq, []):
-            if comments:
-                comments.append("\n")
-            comments.append(" ".join(note.get("glyphs", [])) + " " if note.get("glyphs") else "", style="bold")
-            comments.append(str(note.get("text", "")))
-            tags = note.get("tags") or []
-            if tags:
-                comments.append(f" #{' #'.join(tags)}", style="dim")
-            if note.get("visibility") != "public":
-                comments.append(f" ({note.get('visibility')})", style="dim")
-        when = time_text(entry.get("at"))
-        claimed = (entry.get("payload") or {}).get("claimed_at")
-        if claimed:
-            when += f"\n(claimed {time_text(str(claimed))})"
-        table.add_row(str(seq), when, str(entry.get("kind")),
-                      actor_text(entry.get("actor", {})), what, comments)
+        for line in scoring:
+            what.append("\n")
+            what.append_text(Text("  ") + line)
+            if retracted is not None:  # the points went with the move
+                what.stylize("strike dim", len(what) - len(line) - 2)
+        table.add_row(str(seq), _when(entry), str(entry.get("kind")),
+                      actor_text(entry.get("actor", {}), summary), what, notes_text(summary, notes.get(seq, [])))
     return table
+
+
+def _when(entry: dict[str, Any]) -> str:
+    when = time_text(entry.get("at"))
+    claimed = (entry.get("payload") or {}).get("claimed_at")
+    if claimed:
+        when += f"\n(claimed {time_text(str(claimed))})"
+    return when
+
+
+def notes_text(summary: dict[str, Any], notes: list[dict[str, Any]]) -> Text:
+    """Annotations of one event: glyphs, text, tags, visibility when not public, and the author by
+    name (`arbiter root`, `seat 0 (ann)`), not as the record's JSON."""
+    comments = Text()
+    for note in notes:
+        if comments:
+            comments.append("\n")
+        comments.append(" ".join(note.get("glyphs", [])) + " " if note.get("glyphs") else "", style="bold")
+        comments.append(str(note.get("text", "")))
+        tags = note.get("tags") or []
+        if tags:
+            comments.append(f" #{' #'.join(tags)}", style="dim")
+        if note.get("visibility") != "public":
+            comments.append(f" ({note.get('visibility')})", style="dim")
+        comments.append(f" — {actor_text(note.get('author') or {}, summary)}", style="dim italic")
+    return comments
 
 
 def score_table(summary: dict[str, Any], sheet: dict[str, Any]) -> list[RenderableType]:

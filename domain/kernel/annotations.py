@@ -17,6 +17,9 @@ from .errors import ForbiddenError, InvalidRequestError, NotFoundError
 from .record import ANNOTATION_ADDED, ANNOTATION_EDITED, ANNOTATIONS_OPENED, Entry
 from .viewers import Viewer
 
+_NUMBERED = re.compile(r"a([1-9][0-9]{0,8})")
+"""An annotation ID of the form a<number>, as both numbering rules make them (AnnotationFold.next_id)."""
+
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!", "□", "=", "+=", "=+", "±", "∓", "+-", "-+", "∞", "N")
 
 
@@ -80,6 +83,20 @@ class AnnotationFold:
             item.update({k: v for k, v in content.items() if k != "id"})
             item["edited_at"] = entry.at
         self.seq, self.head = entry.seq, entry.hash
+
+    def next_id(self) -> str:
+        """The ID a new annotation gets: `a` and one more than the highest number an ID in this
+        stream holds, so a new stream numbers its annotations a1, a2, ... in the order they are added
+        (what a reader counting them expects).
+
+        Streams written before this rule numbered each annotation by its position in the stream
+        (position 1 is the stream's opened event, so the first annotation was a2, and an edit used
+        up a position too: a2, a3, a5). Those IDs are in signed payloads and stay as they are; new
+        annotations in such a stream continue after the highest of them, so an ID is never used
+        twice in a stream whichever rule made it. Edits look an annotation up by the ID it was
+        given, under either rule."""
+        numbers = [int(found.group(1)) for found in map(_NUMBERED.fullmatch, self.items) if found]
+        return f"a{max([len(self.items), *numbers]) + 1}"
 
     def get(self, annotation_id: str) -> dict[str, Any]:
         try:

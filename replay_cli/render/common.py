@@ -12,6 +12,32 @@ from ..output import compact
 SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magenta", "bold cyan")
 
 
+_COMPONENTS: dict[tuple[str, str], Any] = {}
+
+
+def components_of(summary: dict[str, Any]) -> Any | None:
+    """The component set the match records (by its hash): the game's shipped set, or another one
+    this process was given (a bundle carries its set; a store loads its own). None when it is not
+    known here: renderers then print the pieces' IDs rather than guess their faces from another
+    set. A summary that names no set (a hand-made one) gets the shipped set."""
+    game = str(summary.get("game", ""))
+    wanted = str((summary.get("components") or {}).get("hash") or "")
+    found = _COMPONENTS.get((game, wanted))
+    if found is not None:
+        return found
+    try:
+        from domain.kernel import component_store
+        from domain.kernel.registry import get_game
+
+        ruleset = get_game(game)
+        shipped = ruleset.default_components()
+        found = shipped if not wanted or shipped.content_hash() == wanted else component_store.lookup(ruleset, wanted)
+    except Exception:
+        return None
+    _COMPONENTS[(game, wanted)] = found
+    return found
+
+
 def seat_style(seat: int | None) -> str:
     return "bold" if seat is None else SEAT_STYLES[seat % len(SEAT_STYLES)]
 
@@ -23,6 +49,14 @@ def player_name(summary: dict[str, Any], seat: int | None) -> str:
         if item.get("seat") == seat:
             return str(item.get("player", seat))
     return f"seat {seat}"
+
+
+def seat_label(summary: dict[str, Any], seat: Any) -> str:
+    """`seat 0 (ann)`: the seat number the record uses and its player's name (public)."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return f"seat {seat}"
+    name = player_name(summary, seat)
+    return f"seat {seat} ({name})" if name not in ("-", f"seat {seat}") else f"seat {seat}"
 
 
 def move_text(move: Any) -> str:
@@ -37,13 +71,16 @@ def move_text(move: Any) -> str:
     return " ".join(parts) or "{}"
 
 
-def actor_text(actor: dict[str, Any]) -> str:
+def actor_text(actor: dict[str, Any], summary: dict[str, Any] | None = None) -> str:
+    """Who acted, as a person says it: `seat 0 (ann)`, `arbiter root`, `annotator archive`,
+    `bot random (seat 1)`. With the match's summary a seat is named by its player too (names are
+    public: they are in the created event)."""
     kind = actor.get("kind", "?")
     if kind == "seat":
-        return f"seat {actor.get('seat')}"
+        return seat_label(summary or {}, actor.get("seat"))
     if kind == "bot":
         return f"bot {actor.get('name') or ''} (seat {actor.get('seat')})".replace("  ", " ")
-    if kind in ("arbiter", "recorder", "substitute"):
+    if kind in ("arbiter", "recorder", "substitute", "annotator"):
         name = actor.get("name")
         seat = f" for seat {actor['seat']}" if actor.get("seat") is not None else ""
         return f"{kind} {name}{seat}" if name else f"{kind}{seat}"

@@ -21,7 +21,7 @@ from .common import decision_text, header, players_table, seat_style
 SKIP = {"scores", "game"}
 
 
-def render(summary: dict[str, Any], view: dict[str, Any]) -> list[RenderableType]:
+def render(summary: dict[str, Any], view: dict[str, Any], viewer: str | None = None) -> list[RenderableType]:
     state = view.get("state")
     seats = len(summary.get("seats", []))
     per_seat: dict[str, list[Any]] = {}

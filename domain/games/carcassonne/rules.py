@@ -151,7 +151,9 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
         if state.phase == "place":
             return Decision.to_move(state.seat, prompt=f"place tile {state.current_tile}")
         if state.phase == "figure":
-            return Decision.to_move(state.seat, prompt="place a figure, score a pyramid or pass")
+            # a pyramid is only offered with the acrobats (BT-6.2): the base game's prompt says nothing of it
+            options = "place a figure, score a pyramid or pass" if state.parts.acrobats else "place a figure or pass"
+            return Decision.to_move(state.seat, prompt=options)
         return Decision.finished()
 
     def legal_moves(self, state: CarcassonneState, seat: int) -> Sequence[CarcassonneMove]:
