@@ -94,3 +94,13 @@ def played(run: Run) -> str:
     run("play", match_id, "--human", "0", "--no-board", input="roll\n")
     run("play", match_id, "--watch", "-q")
     return match_id
+
+
+@pytest.fixture
+def bundle(sh: Callable[..., subprocess.CompletedProcess[str]], tmp_path: Path) -> Path:
+    """A finished test-dicevote match of the local store, exported to a plain bundle file."""
+    match_id = json.loads(sh("new", "test-dicevote", "-p", "ann", "-p", "bob", "--json").stdout)["match_id"]
+    sh("play", match_id, "--watch", "-q")
+    path = tmp_path / "good.ringside.jsonl"
+    sh("export", match_id, "-o", str(path))
+    return path

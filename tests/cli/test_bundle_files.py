@@ -26,14 +26,6 @@ from .conftest import ROOT, subprocess_env
 Shell = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture
-def bundle(sh: Shell, tmp_path: Path) -> Path:
-    """A finished test-dicevote match, exported."""
-    match_id = json.loads(sh("new", "test-dicevote", "-p", "ann", "-p", "bob", "--json").stdout)["match_id"]
-    sh("play", match_id, "--watch", "-q")
-    path = tmp_path / "good.ringside.jsonl"
-    sh("export", match_id, "-o", str(path))
-    return path
 
 
 def _tampered(bundle: Path, tmp_path: Path) -> Path:

@@ -20,14 +20,6 @@ from .conftest import subprocess_env
 Shell = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture
-def bundle(sh: Shell, tmp_path: Path) -> Path:
-    """A finished test-dicevote match, exported (plain), and removed from the store."""
-    match_id = json.loads(sh("new", "test-dicevote", "-p", "ann", "-p", "bob", "--json").stdout)["match_id"]
-    sh("play", match_id, "--watch", "-q")
-    path = tmp_path / "good.ringside.jsonl"
-    sh("export", match_id, "-o", str(path))
-    return path
 
 
 def _gzipped(bundle: Path, target: Path) -> Path:
