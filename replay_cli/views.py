@@ -168,11 +168,8 @@ def report_view(report: dict[str, Any], source: str = "") -> RenderableType:
     facts.add_row("checks passed", ", ".join(f"{k} {v}" for k, v in sorted(checked.items())) or "none")
     facts.add_row("signing keys", ", ".join(report.get("keys") or []) or "none")
     for signer in report.get("signers") or []:
-        parts_signed = [f"{signer['events']} events" if signer.get("events") else "",
-                        f"{signer['annotations']} annotation events" if signer.get("annotations") else "",
-                        "the trailer" if signer.get("trailer") else ""]
         trusted = f"trusted: {signer['trusted_as']}" if signer.get("trusted") else "NOT trusted"
-        facts.add_row(f"signer {signer['key_id']}", f"{', '.join(p for p in parts_signed if p)} ({trusted})")
+        facts.add_row(f"signer {signer['key_id']}", f"{signer.get('signed', '')} ({trusted})")
     for receipt in report.get("receipts") or []:
         facts.add_row(f"receipt {receipt.get('seq')}", f"{receipt.get('status')}: {receipt.get('message')}")
     if report.get("final_state_hash"):

@@ -92,7 +92,8 @@ class Signer:
 
     def to_json(self) -> dict[str, Any]:
         return {"key_id": self.key_id, "public_key": self.public_key, "events": self.events,
-                "annotations": self.annotations, "trailer": self.trailer, "authorised": self.authorised,
+                "annotations": self.annotations, "trailer": self.trailer, "signed": self.signed(),
+                "authorised": self.authorised,
                 "trusted": self.trusted, "trusted_as": self.trusted_as}
 
 
@@ -164,20 +165,21 @@ def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False, tru
     report.annotations = len(bundle.annotations)
     report.keys = sorted(bundle.keys)
     signers: dict[str, Signer] = {}
+    anchors = trust or Trust()
     try:
         _verify(bundle, report, allow_engine_mismatch, signers)
         report.intact = True
-        _check_trust(bundle, report, signers, trust or Trust())
+        _check_trust(bundle, report, signers, anchors)
         report.trusted = True
         if receipts:
-            _check_receipts(bundle, report, signers, trust or Trust(), receipts)
+            _check_receipts(bundle, report, signers, anchors, receipts)
     except _Failed as failed:
         report.divergence = failed.divergence
     except Exception as error:  # junk where the bundle has structure (outside any one event)
         report.divergence = Divergence("format", f"the bundle is malformed ({type(error).__name__}: {error})")
         report.intact = False
     finally:
-        _describe_signers(bundle, report, signers, trust or Trust())
+        _describe_signers(bundle, report, signers, anchors)
     report.ok = report.divergence is None
     return report
 
