@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from domain.settings import StoreSetupError
+from domain.store.settings import StoreSetupError
 
 from .server import ListenError, run
 

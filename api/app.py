@@ -19,6 +19,7 @@ from fastapi.telemetry import TelemetryConfig
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from domain.application import Ringside
+from domain.plugins import install_games
 
 from . import docs, problems
 from .context import ApiContext, ApiSettings
@@ -47,6 +48,7 @@ TELEMETRY_OFF: TelemetryConfig = {"tracing": False, "metrics": False, "logs": Fa
 def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None = None,
                store: str | None = None, settings: ApiSettings | None = None) -> FastAPI:
     """The API over `ringside` (or a Ringside opened on `data_dir` / `store`)."""
+    install_games()
     owned = ringside is None
     application = ringside or Ringside.open(data_dir=data_dir, store=store)
     ctx = ApiContext(application, ApiStore(application.settings), settings or ApiSettings())

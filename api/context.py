@@ -16,7 +16,7 @@ from domain.application import Accepted, Ringside
 from domain.kernel.fold import MatchFold
 from domain.kernel.redaction import redact
 from domain.kernel.viewers import Viewer
-from domain.retention import parse_duration
+from domain.store.retention import parse_duration
 
 from .auth import Principal, forbidden, principal_for
 from .store import ApiStore

@@ -13,7 +13,7 @@ import logging
 from datetime import timedelta
 
 from domain.application import Ringside
-from domain.retention import format_duration
+from domain.store.retention import format_duration
 
 log = logging.getLogger("ringside.api")
 PRUNE_AT_MOST_EVERY = timedelta(hours=1)

@@ -2,7 +2,7 @@
 
 The key is scoped to the match, the caller's token and the key itself; the request is
 fingerprinted (method, path, body). The answer to an accepted write is stored by the application
-in the same transaction as the events it reports (`domain.recorders`), so a write and its answer
+in the same transaction as the events it reports (`domain.store.recorders`), so a write and its answer
 are committed together or not at all, by whichever worker on whichever host ran it. A retry is not
 looked up first: it runs, and finds out by being refused, because its events would collide with
 the stored answer's key (or it is no longer legal); every refusal of a keyed request then consults
@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, Response
 
 from domain.application import Accepted, RequestKey
 from domain.kernel.errors import RingsideError
-from domain.recorders import Answer
+from domain.store.recorders import Answer
 
 from .auth import Principal
 from .context import ApiContext

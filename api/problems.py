@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import IllegalMoveError, RingsideError, StaleVersionError
 from domain.kernel.rule_texts import rule_title
-from domain.storage import storage_full
+from domain.store.storage import storage_full
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "urn:ringside:problem:"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import uvicorn
 
-from domain.settings import StoreSettings
+from domain.store.settings import StoreSettings
 
 
 def prepare(settings: StoreSettings) -> None:

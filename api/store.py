@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from domain.settings import StoreSettings
-from domain.side_tables import SideTables
+from domain.store.settings import StoreSettings
+from domain.store.side_tables import SideTables
 
 _TOKENS = """CREATE TABLE IF NOT EXISTS {p}ringside_api_tokens (
     token_hash TEXT PRIMARY KEY, match_id TEXT NOT NULL, role TEXT NOT NULL, seat INTEGER,

@@ -57,7 +57,7 @@ class Counter(Aggregate):
 
 def _raw_env(directory: Path) -> dict[str, str]:
     if STORE:
-        from domain.settings import StoreSettings
+        from domain.store.settings import StoreSettings
 
         return StoreSettings.resolve(directory, STORE).eventsourcing_env()
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(directory / "raw.sqlite3"),

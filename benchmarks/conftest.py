@@ -1,3 +1,5 @@
 """Benchmarks register the test-only game so kernel costs are measured apart from any real engine."""
 
-import tests.support.dicevote  # noqa: F401
+from tests.support.games import install_test_games
+
+install_test_games()

@@ -32,8 +32,6 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Recording
 
-from .group_commit import GroupCommit
-from .index import MatchIndex
 from .kernel import component_store, record
 from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, hidden_entries, visible_to
 from .kernel.canonical import JSON
@@ -60,10 +58,13 @@ from .kernel.redaction import redact
 from .kernel.registry import get_game
 from .kernel.trust import Trust
 from .kernel.viewers import Actor, Viewer
-from .recorders import Answer, AnswerRecorder
-from .saving import ClassCheckedSave
-from .settings import StoreSettings
-from .write_lock import WriteLock
+from .plugins import install_games
+from .store.group_commit import GroupCommit
+from .store.index import MatchIndex
+from .store.recorders import Answer, AnswerRecorder
+from .store.saving import ClassCheckedSave
+from .store.settings import StoreSettings
+from .store.write_lock import WriteLock
 
 T = TypeVar("T")
 logger = logging.getLogger("ringside")
@@ -274,7 +275,9 @@ class Ringside(ClassCheckedSave):
     @classmethod
     def open(cls, data_dir: Path | str | None = None, store: str | None = None,
              key: ServerKey | None = None, clock: Clock | None = None) -> Ringside:
-        """The application on the configured store (SQLite in the data dir unless a PostgreSQL URL)."""
+        """The application on the configured store (SQLite in the data dir unless a PostgreSQL URL),
+        with every installed game registered: this is where the service and the CLI are composed."""
+        install_games()
         return cls(StoreSettings.resolve(data_dir, store), key=key, clock=clock)
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:

@@ -14,7 +14,7 @@ import click
 from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor, Viewer
-from domain.storage import storage_full
+from domain.store.storage import storage_full
 
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, set_no_color
 from .rules import refusal_message

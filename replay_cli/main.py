@@ -21,7 +21,8 @@ from rich.text import Text
 from domain.kernel.diff import diff as diff_views
 from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
-from domain.retention import format_duration, parse_duration
+from domain.plugins import install_games
+from domain.store.retention import format_duration, parse_duration
 
 from .context import (
     RingsideGroup,
@@ -63,6 +64,7 @@ def cli(ctx: click.Context) -> None:
       ringside verify match.ringside.jsonl
       ringside --store postgresql://me@db/ringside matches
     """
+    install_games()
     obj = settings()
     ctx.call_on_close(obj.close)
 
@@ -1167,7 +1169,7 @@ def rotate_key(as_json: bool) -> None:
     key-rotated event, signed by the old key, that hands the record to the new one.
     """
     from domain.kernel.integrity import rotate_server_key
-    from domain.settings import StoreSettings
+    from domain.store.settings import StoreSettings
 
     if settings().url:
         raise CliError("a server's key is rotated where its data directory is, not over --url", EXIT_USAGE)
@@ -1234,7 +1236,7 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         from api.server import ListenError, run
     except ImportError as error:
         raise CliError(f"the HTTP API is not available in this installation ({error})", EXIT_USAGE) from None
-    from domain.settings import StoreSetupError
+    from domain.store.settings import StoreSetupError
 
     obj = settings()
     store = obj.store

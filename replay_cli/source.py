@@ -206,7 +206,7 @@ class LocalSource(Source):
     def app(self) -> Ringside:
         if self._app is None:
             from domain.application import Ringside
-            from domain.settings import StoreSettings
+            from domain.store.settings import StoreSettings
 
             settings = StoreSettings.resolve(self._data_dir, self._store)
             try:

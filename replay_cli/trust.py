@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.kernel.integrity import ServerKey, load_retired_keys
 from domain.kernel.trust import Trust, TrustError, read_trust_file
-from domain.settings import StoreSettings
+from domain.store.settings import StoreSettings
 
 from .output import CliError
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-import tests.support.dicevote  # noqa: F401  (registers the test game)
 from domain.application import Ringside
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.integrity import ServerKey
+from tests.support.games import install_test_games
 
-os.environ.setdefault("RINGSIDE_EXTRA_GAMES", "tests.support.dicevote")
+install_test_games()  # every installed game, and the test-only one as a plugin
 POSTGRES_URL = os.environ.get("RINGSIDE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
@@ -33,7 +33,7 @@ def postgres_available() -> bool:
 
 
 def _conninfo(url: str) -> str:
-    from domain.settings import StoreSettings
+    from domain.store.settings import StoreSettings
 
     return StoreSettings(Path("."), url.split("?")[0]).postgres_conninfo()
 

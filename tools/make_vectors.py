@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-import tests.support.dicevote  # noqa: F401  (registers the test game)
 from domain import application
 from domain.application import Accepted, Ringside
 from domain.kernel.annotations import AnnotationFold
@@ -35,6 +34,9 @@ from domain.kernel.canonical import encode
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.integrity import GENESIS, ServerKey, event_hash
 from domain.kernel.viewers import Actor, Viewer
+from tests.support.games import install_test_games
+
+install_test_games()  # the vectors' match is of the test-only game
 
 ORIGIN = ServerKey.from_seed(b"ringside-vectors/origin")
 """The server that recorded the match."""

@@ -1,3 +1,5 @@
-"""The product games. Importing this package registers each one with the kernel registry."""
+"""The product games, one package each (see README.md here for the shape every package has).
 
-from . import carcassonne, circus_train  # noqa: F401
+Importing this package registers nothing: each game is an entry point of the `ringside.games`
+group in `pyproject.toml`, added to the kernel's registry by `domain.plugins.install_games`.
+"""

@@ -1,9 +1,12 @@
-"""The registry of games: name -> ruleset. The API, CLI and conformance suite iterate it."""
+"""The registry of games: name -> ruleset. The API, CLI and conformance suite read it.
+
+Why a plain table: the kernel must not know which games exist, or it imports the games that import
+it. Games are added at the composition root (`domain.plugins.install_games`, from the
+`ringside.games` entry points), so a separately installed package adds a game with no change here.
+"""
 
 from __future__ import annotations
 
-import importlib
-import os
 from typing import Any
 
 from .contract import Ruleset
@@ -17,12 +20,12 @@ def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
     existing = _REGISTRY.get(ruleset.name)
     if existing is not None and type(existing) is not type(ruleset):
         raise ValueError(f"game {ruleset.name!r} is already registered")
-    _REGISTRY[ruleset.name] = ruleset
-    return ruleset
+    if existing is None:
+        _REGISTRY[ruleset.name] = ruleset
+    return _REGISTRY[ruleset.name]
 
 
 def get_game(name: str) -> Ruleset[Any, Any]:
-    _load_builtin_games()
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):  # TypeError: not a name at all (a list, an object)
@@ -31,14 +34,4 @@ def get_game(name: str) -> Ruleset[Any, Any]:
 
 
 def all_games() -> dict[str, Ruleset[Any, Any]]:
-    _load_builtin_games()
     return dict(sorted(_REGISTRY.items()))
-
-
-def _load_builtin_games() -> None:
-    """Import domain.games so the product games register themselves, and any extra game modules
-    named in RINGSIDE_EXTRA_GAMES (comma-separated module paths; used to serve test games)."""
-    import domain.games  # noqa: F401
-
-    for module in filter(None, (m.strip() for m in os.environ.get("RINGSIDE_EXTRA_GAMES", "").split(","))):
-        importlib.import_module(module)

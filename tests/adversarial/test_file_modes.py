@@ -19,7 +19,7 @@ from api.store import ApiStore
 from domain.application import Ringside
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.viewers import Actor
-from domain.settings import StoreSettings
+from domain.store.settings import StoreSettings
 from tests.api.support import Server, bearer, create
 from tests.support.helpers import new_match
 

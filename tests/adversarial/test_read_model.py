@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from domain.application import Ringside
-from domain.index import MatchIndex
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import InvalidSeatsError
 from domain.kernel.integrity import ServerKey
 from domain.kernel.verification import verify_bundle
+from domain.store.index import MatchIndex
 from tests.support.helpers import new_match, play_to_end
 
 from .support import reforge

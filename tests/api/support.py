@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 
+from tests.support.games import PYTHONPATH
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -57,7 +59,7 @@ class Server:
         raise AssertionError("unreachable")
 
     def _start(self, timeout: float) -> Server:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote", **self.env}
+        env = {**os.environ, "PYTHONPATH": PYTHONPATH, **self.env}
         env.pop("RINGSIDE_DATABASE_URL", None)
         command = [sys.executable, "-m", self.module, "--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.store:
@@ -168,7 +170,7 @@ def add_account(server: Server, name: str) -> str:
     """An account token on the server's store, made as the operator does (`ringside accounts add`)."""
     command = [sys.executable, "-m", "replay_cli", "--store", str(server.store or server.data_dir), "accounts", "add",
                name, "--json"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote"}
+    env = {**os.environ, "PYTHONPATH": PYTHONPATH}
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60, check=True)
     token: str = json.loads(done.stdout)["token"]
     return token

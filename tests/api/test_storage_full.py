@@ -19,7 +19,7 @@ import psycopg.errors
 import pytest
 from eventsourcing.persistence import OperationalError
 
-from domain.storage import storage_full
+from domain.store.storage import storage_full
 
 from .support import Match, Server, bearer, create
 

@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from replay_cli.main import cli
+from tests.support.games import PYTHONPATH
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,7 +48,6 @@ class Run:
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "data"
     monkeypatch.setenv("RINGSIDE_DATA_DIR", str(path))
-    monkeypatch.setenv("RINGSIDE_EXTRA_GAMES", "tests.support.dicevote")
     monkeypatch.setenv("RINGSIDE_ARBITER", "tester")
     monkeypatch.delenv("RINGSIDE_DATABASE_URL", raising=False)
     monkeypatch.delenv("RINGSIDE_URL", raising=False)
@@ -65,8 +65,8 @@ def run(data_dir: Path) -> Iterator[Run]:
 
 def subprocess_env(data_dir: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_") and k not in ("COLUMNS", "LINES")}
-    env.update({"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_EXTRA_GAMES": "tests.support.dicevote",
-                "PYTHONPATH": str(ROOT), "RINGSIDE_ARBITER": "tester", "NO_COLOR": "1", **extra})
+    env.update({"RINGSIDE_DATA_DIR": str(data_dir), "PYTHONPATH": PYTHONPATH, "RINGSIDE_ARBITER": "tester",
+                "NO_COLOR": "1", **extra})
     return env
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-import tests.support.dicevote  # noqa: F401  (registered for the parametrisation below)
 from domain.kernel.registry import all_games
 
 from .conftest import ROOT, Run
@@ -180,7 +179,7 @@ def test_prune_answers_as_a_subprocess(sh: Shell, data_dir: Path) -> None:
     from datetime import timedelta
 
     from domain.application import RequestKey, Ringside
-    from domain.recorders import Answer
+    from domain.store.recorders import Answer
     from tests.support.helpers import new_match
 
     app = Ringside.open(data_dir=data_dir)

@@ -34,7 +34,6 @@ from domain.kernel.contract import (
     VariantInfo,
 )
 from domain.kernel.errors import IllegalMoveError
-from domain.kernel.registry import register
 from domain.kernel.viewers import Viewer
 
 
@@ -239,4 +238,4 @@ class DiceVote(Ruleset[State, Any]):
         return config.seats * options.hand_size + options.rounds * per_round + 10
 
 
-RULESET = register(DiceVote())
+RULESET = DiceVote()

@@ -1,9 +1,8 @@
 """Carcassonne with the Under the Big Top expansion (circus, acrobats, ringmasters)."""
 
-from domain.kernel.registry import register
-
 from .rules import CarcassonneRules
 
-register(CarcassonneRules())
+RULESET = CarcassonneRules()
+"""The engine, as the `ringside.games` entry point names it."""
 
-__all__ = ["CarcassonneRules"]
+__all__ = ["RULESET", "CarcassonneRules"]

@@ -1,9 +1,8 @@
 """Circus Train (second edition, Tom Decker / Victory Point Games) as a Ringside rules engine."""
 
-from domain.kernel.registry import register
-
 from .rules import CircusTrainRules
 
-register(CircusTrainRules())
+RULESET = CircusTrainRules()
+"""The engine, as the `ringside.games` entry point names it."""
 
-__all__ = ["CircusTrainRules"]
+__all__ = ["RULESET", "CircusTrainRules"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.write_lock import WriteLock
+from domain.store.write_lock import WriteLock
 
 
 @pytest.mark.parametrize("wait", ["kernel", "poll"])
@@ -93,7 +93,7 @@ def test_a_lock_that_cannot_be_taken_fails_the_batch_not_the_writer(tmp_path: Pa
 HOLDER = """
 import sys, time
 from pathlib import Path
-from domain.write_lock import WriteLock
+from domain.store.write_lock import WriteLock
 
 lock, counter = WriteLock(Path(sys.argv[1])), Path(sys.argv[2])
 for _ in range(40):

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from eventsourcing.application import Application
 
-from .kernel import record
-from .kernel.record import Entry
+from ..kernel import record
+from ..kernel.record import Entry
 from .settings import StoreSettings
 from .side_tables import SideTables
 

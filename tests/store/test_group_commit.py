@@ -12,10 +12,10 @@ import pytest
 from eventsourcing.persistence import IntegrityError
 
 from domain.application import Accepted, RequestKey, Ringside
-from domain.group_commit import GroupCommit
 from domain.kernel.errors import ConflictError, RingsideError
 from domain.kernel.viewers import Actor
-from domain.recorders import Answer
+from domain.store.group_commit import GroupCommit
+from domain.store.recorders import Answer
 from tests.support.helpers import all_at_once, assert_linear_and_verified, new_match
 
 

@@ -13,8 +13,8 @@ from domain.application import RequestKey, Ringside
 from domain.kernel.clock import FixedStepClock
 from domain.kernel.errors import StaleVersionError
 from domain.kernel.integrity import ServerKey
-from domain.recorders import ANSWERS_TABLE, Answer, AnswerRecorder
-from domain.retention import format_duration, parse_duration
+from domain.store.recorders import ANSWERS_TABLE, Answer, AnswerRecorder
+from domain.store.retention import format_duration, parse_duration
 from tests.support.helpers import new_match
 
 

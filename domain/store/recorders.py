@@ -27,7 +27,7 @@ from uuid import UUID
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
-from .kernel.clock import Clock, utc_now
+from ..kernel.clock import Clock, utc_now
 
 ANSWERS_TABLE = "ringside_answers"
 ROWS_PER_STATEMENT = 200

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from domain.settings import StoreSettings
+from domain.store.settings import StoreSettings
 
 AWKWARD = "it's a \\secret pass"
 """A space, a quote and a backslash: each means something to libpq's key=value syntax."""

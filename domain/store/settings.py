@@ -88,7 +88,7 @@ class StoreSettings:
 
     def open_error(self, error: BaseException) -> StoreSetupError:
         """Why opening the store failed, as one line naming the file (or server) and the fault."""
-        from .kernel.integrity import ServerKey
+        from ..kernel.integrity import ServerKey
 
         if isinstance(error, StoreSetupError):
             return error
@@ -119,7 +119,7 @@ class StoreSettings:
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": str(self.sqlite_path()),
                 "SQLITE_LOCK_TIMEOUT": "30",
-                "APPLICATION_RECORDER_TOPIC": "domain.recorders:SQLiteRecorder",
+                "APPLICATION_RECORDER_TOPIC": "domain.store.recorders:SQLiteRecorder",
             }
         return self._postgres_env()
 
@@ -136,7 +136,7 @@ class StoreSettings:
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
             "POSTGRES_POOL_SIZE": "5",
             "POSTGRES_MAX_OVERFLOW": "10",
-            "APPLICATION_RECORDER_TOPIC": "domain.recorders:PostgresRecorder",
+            "APPLICATION_RECORDER_TOPIC": "domain.store.recorders:PostgresRecorder",
         }
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"][0]
