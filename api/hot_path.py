@@ -19,6 +19,12 @@ included:
 - an `Idempotency-Key` header that is repeated or too long for the route's declared header.
 
 The FastAPI routes stay the documented ones in `/docs`, and they answer what is handed on.
+
+What it reproduces is declared here, and checked against the app by tests/api/test_hot_path.py:
+the routes it stands in for (`ROUTES`, matched by the routes' own path constants), their
+dependencies (`SUPPLIED`), every layer of the middleware stack (`MIDDLEWARE`) and every exception
+handler (`HANDLERS`). A route, dependency, parameter, middleware or handler added later that this
+layer would pass over fails that test until it is reproduced here and declared.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -35,19 +42,87 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .auth import Principal, principal_for
-from .context import ApiContext
+from .context import ApiContext, caller, context
+from .idempotency import KEY_HEADER, MAX_KEY_LENGTH
 from .problems import fault_problem, refusal_problem, too_large
-from .routers.play import move_answer, outcome_answer
+from .routers.play import (
+    MATCH_PATH,
+    MOVES_PATH,
+    OUTCOMES_PATH,
+    move_answer,
+    outcome_answer,
+    submit_move,
+    submit_outcome,
+)
 from .schemas import MoveIn, OutcomeIn
 
 Answer = Callable[[ApiContext, Request, UUID, Any, Principal, "str | None"], Awaitable[Response]]
 
-ROUTES: dict[str, tuple[type[BaseModel], Answer]] = {
-    "moves": (MoveIn, move_answer),
-    "outcomes": (OutcomeIn, outcome_answer),
+
+@dataclass(frozen=True)
+class HotRoute:
+    """A write answered here: the FastAPI endpoint it stands in for, the body model both validate
+    with, and the answer both give (the endpoint is a call of it)."""
+
+    endpoint: Callable[..., Awaitable[Response]]
+    model: type[BaseModel]
+    answer: Answer
+
+
+ROUTES: dict[str, HotRoute] = {
+    MOVES_PATH: HotRoute(submit_move, MoveIn, move_answer),
+    OUTCOMES_PATH: HotRoute(submit_outcome, OutcomeIn, outcome_answer),
 }
-_PATH = re.compile(r"/matches/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/(moves|outcomes)")
-MAX_KEY_LENGTH = 200  # the routes' declared Idempotency-Key header
+"""By path under MATCH_PATH, as `routers.play` declares them."""
+
+SUPPLIED: dict[Callable[..., Any], str] = {
+    context: "the worker's context: `HotWrites.ctx`",
+    caller: "the principal: `principal_for`, which `caller` calls",
+}
+"""The routes' dependencies, each with what this layer gives the answer in its place. Their other
+parameters are the match ID in the path, the body (`HotRoute.model`) and the key header."""
+
+MIDDLEWARE: dict[str, str] = {
+    "starlette.middleware.errors.ServerErrorMiddleware":
+        "a fault is logged and answered with `fault_problem`, as the app's Exception handler does",
+    "fastapi.telemetry._asgi.ExceptionTelemetryMiddleware":
+        "records only for a traced server, and a traced server has no hot path (`create_app`)",
+    "fastapi._body_limit.AppBodyLimitMiddleware":
+        "does nothing while FastAPI's own `max_body_size` is unset; `BodyLimit` is the limit",
+    "api.app.BodyLimit":
+        "a declared length over the limit is handed on (`_headers`), a body growing past it is a 413 (`_read_body`)",
+    "starlette.middleware.exceptions.ExceptionMiddleware":
+        "the app's exception handlers, each in `HANDLERS`",
+    "fastapi.middleware.asyncexitstack.AsyncExitStackMiddleware":
+        "closes uploaded files; these bodies are JSON, never files",
+}
+"""Every layer of the app's middleware stack (this layer runs in front of all of them), by class,
+with how its promise is kept here."""
+
+_REFUSAL = "a refusal: answered with `refusal_problem`, as its handler does"
+_FAULT = "a fault: answered with `fault_problem`, as its handler does"
+HANDLERS: dict[str, str] = {
+    "domain.kernel.errors.RingsideError": _REFUSAL,
+    "api.problems.ApiProblem": _REFUSAL,
+    "domain.kernel.canonical.NotCanonicalError": _REFUSAL,
+    "builtins.Exception": _FAULT,
+    "builtins.OSError": _FAULT,
+    "sqlite3.OperationalError": _FAULT,
+    "eventsourcing.persistence.OperationalError": _FAULT,
+    "psycopg.OperationalError": _FAULT,
+    "fastapi.exceptions.RequestValidationError": "raised by FastAPI's parsing only: a body that does not validate "
+                                                 "here is handed on to it",
+    "fastapi.exceptions.WebSocketRequestValidationError": "websockets only",
+    "starlette.exceptions.HTTPException": "raised by FastAPI's router and request parsing, neither used here "
+                                          "(this layer's own refusals are ApiProblem)",
+}
+"""Every exception type the app has a handler for, with how this layer answers it the same way."""
+
+CANONICAL_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+"""A match ID as this layer answers it; the route also takes other spellings, handed on to it."""
+_PATH = re.compile(re.escape(MATCH_PATH).replace(re.escape("{match_id}"), f"({CANONICAL_UUID})")
+                   + "(" + "|".join(map(re.escape, ROUTES)) + ")")
+_KEY_HEADER = KEY_HEADER.lower().encode("latin-1")
 
 
 class HotWrites:
@@ -71,9 +146,9 @@ class HotWrites:
         if isinstance(body, Response):
             await body(scope, receive, send)
             return
-        model, answer = ROUTES[found.group(2)]
+        route = ROUTES[found.group(2)]
         try:
-            parsed = model.model_validate(json.loads(body))
+            parsed = route.model.model_validate(json.loads(body))
         except Exception:  # FastAPI parses it again and answers with its own 422
             await self.app(scope, _replay(body, receive), send)
             return
@@ -81,7 +156,7 @@ class HotWrites:
         request = Request({**scope, "path_params": {"match_id": match_id}})
         try:
             principal = principal_for(self.ctx.store, request, match_id)
-            response = await answer(self.ctx, request, match_id, parsed, principal, headers.get("key"))
+            response = await route.answer(self.ctx, request, match_id, parsed, principal, headers.get("key"))
         except Exception as error:
             response = refusal_problem(error, scope["path"]) or fault_problem("POST", scope["path"], error)
         await response(scope, receive, send)
@@ -95,7 +170,7 @@ def _headers(scope: Scope, limit: int) -> dict[str, str] | None:
     for name, value in scope["headers"]:
         if name == b"content-type":
             json_body = value.partition(b";")[0].strip().lower() == b"application/json"
-        elif name == b"idempotency-key":
+        elif name == _KEY_HEADER:
             keys.append(value)
         elif name == b"content-length" and value.isdigit() and int(value) > limit:
             return None

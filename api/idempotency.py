@@ -30,6 +30,11 @@ from .auth import Principal
 from .context import ApiContext
 from .problems import ApiProblem, ProblemResponse, refusal_body
 
+KEY_HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 200
+"""The longest key, in characters: the write routes declare it on their header (`routers.play`),
+`_request_key` enforces it and `api.hot_path` hands a longer one on to FastAPI's 422."""
+
 Respond = Callable[[Any], tuple[int, dict[str, Any]]]
 Execute = Callable[[RequestKey | None], Any]
 AsyncExecute = Callable[[RequestKey | None], Awaitable[Any]]
@@ -76,9 +81,10 @@ def _request_key(request: Request, principal: Principal, key: str | None, payloa
                  respond: Respond) -> RequestKey | None:
     if key is None or not principal.authenticated:
         return None
-    if not 1 <= len(key) <= 200 or not key.isprintable():
-        raise ApiProblem(422, "invalid-idempotency-key", "Idempotency-Key must be 1–200 printable characters",
-                         errors=[{"field": "header.Idempotency-Key", "message": "1–200 printable characters"}])
+    if not 1 <= len(key) <= MAX_KEY_LENGTH or not key.isprintable():
+        rule = f"1–{MAX_KEY_LENGTH} printable characters"
+        raise ApiProblem(422, "invalid-idempotency-key", f"{KEY_HEADER} must be {rule}",
+                         errors=[{"field": f"header.{KEY_HEADER}", "message": rule}])
     match_id = request.path_params.get("match_id", "")
     scope = hashlib.sha256(f"{match_id}\n{principal.token_hash or '-'}\n{key}".encode()).hexdigest()
     # the path as routed (`request.url` would build a whole URL per write for the same text)

@@ -22,15 +22,20 @@ from ..context import ApiContext, accepted_answer, caller, context
 from ..schemas import AcceptedOut, EntropyIn, MoveIn, OutcomeIn, RedoIn, RulingIn, SeedOut, UndoAnswerIn, UndoIn
 from . import READ, WRITE
 
-router = APIRouter(prefix="/matches/{match_id}", tags=["play"])
+MATCH_PATH = "/matches/{match_id}"
+MOVES_PATH = "/moves"
+OUTCOMES_PATH = "/outcomes"
+"""The paths of the two hot writes, under MATCH_PATH: `api.hot_path` matches requests by these."""
+
+router = APIRouter(prefix=MATCH_PATH, tags=["play"])
 Ctx = Annotated[ApiContext, Depends(context)]
 Caller = Annotated[Principal, Depends(caller)]
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200,
+IdempotencyKey = Annotated[str | None, Header(alias=idempotency.KEY_HEADER, max_length=idempotency.MAX_KEY_LENGTH,
                                               description="retries with the same key apply at most once")]
 ACCEPTED = {"model": AcceptedOut, "description": "accepted: the receipt, new version and appended entries"}
 
 
-@router.post("/moves", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+@router.post(MOVES_PATH, response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Submit a move (as the caller's seat, or for a seat as arbiter / recorder)")
 async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
                       idempotency_key: IdempotencyKey = None) -> Response:
@@ -54,7 +59,7 @@ async def move_answer(ctx: ApiContext, request: Request, match_id: UUID, body: M
                                        execute, accepted_answer(ctx, match_id, principal))
 
 
-@router.post("/outcomes", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
+@router.post(OUTCOMES_PATH, response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Enter a chance outcome as it happened at the table (recorder, recorded mode)")
 async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
                          idempotency_key: IdempotencyKey = None) -> Response:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,40 +24,77 @@ from tests.support.games import PYTHONPATH
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def reserve_port() -> socket.socket:
+    """A port on 127.0.0.1 held for a server this process is about to start, by a socket bound to
+    it (SO_REUSEADDR, never listening) and kept open for as long as the server may use the port.
+
+    Why: picking a free port and letting go of it (bind to 0, close) leaves a gap in which another
+    test worker or another checkout's tests on the machine can be handed the same port, and then
+    a server exits with "already in use" at random. While this socket is bound, the kernel hands
+    the port to no one else (bind to 0 and a client's connect skip it, a plain bind is refused),
+    yet a server that sets SO_REUSEADDR, as uvicorn and `api.server.check_listen` do on POSIX,
+    binds and listens on it; and the port survives a restart of the server on it."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+PORT_IN_USE = re.compile(r"already in use", re.IGNORECASE)
+"""What `python -m api` (its own check, or uvicorn's bind) says when the port was taken."""
+
+
+class ServerExited(RuntimeError):
+    """The server process ended before it answered /health; the message carries its log."""
 
 
 @dataclass
 class Server:
-    """A `python -m api` subprocess."""
+    """A `python -m api` subprocess on a port reserved for it (`reserve_port`)."""
 
     data_dir: Path
     store: str | None = None
-    port: int = field(default_factory=free_port)
     workers: int = 1
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment for the server process (settings such as RINGSIDE_ANSWER_RETENTION)."""
     module: str = "api"
     """The module run with `python -m` (a test harness around the API may stand in for it)."""
+    _reservation: socket.socket = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._reserve()
+
+    def _reserve(self) -> None:
+        self._reservation = reserve_port()
+        weakref.finalize(self, self._reservation.close)  # let go of the port with the Server
+
+    @property
+    def port(self) -> int:
+        return int(self._reservation.getsockname()[1])
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> Server:
-        """Start the process; a port taken meanwhile (another test worker) is retried on a new one."""
+    @property
+    def log_path(self) -> Path:
+        return self.data_dir.parent / f"server-{self.port}.log"
+
+    def start(self, timeout: float = 60.0) -> Server:
+        """Start the process and wait until it answers /health. A server that exits raises
+        ServerExited at once, with its log (a test that expects the exit sees it then), except
+        when its port was taken after all by a process that does not reserve ports: that alone is
+        retried, on a newly reserved port. `timeout` only bounds a server that neither answers
+        nor exits."""
         for attempt in range(3):
             try:
                 return self._start(timeout)
-            except RuntimeError:
-                if attempt == 2:
+            except ServerExited as exited:
+                if attempt == 2 or not PORT_IN_USE.search(str(exited)):
                     raise
-                self.stop()
-                self.port = free_port()
+                self._reservation.close()
+                self._reserve()
         raise AssertionError("unreachable")
 
     def _start(self, timeout: float) -> Server:
@@ -66,21 +105,24 @@ class Server:
             command += ["--store", self.store]
         if self.workers > 1:
             command += ["--workers", str(self.workers)]
-        log = open(self.data_dir.parent / f"server-{self.port}.log", "wb")  # noqa: SIM115
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {(self.data_dir.parent / f'server-{self.port}.log').read_text()}")
+                self.process = None
+                raise ServerExited(f"server exited: {self.log_path.read_text()}")
             try:
                 if httpx.get(self.url + "/health", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        self.stop()
+        raise RuntimeError(f"server did not answer /health within {timeout} s: {self.log_path.read_text()}")
 
     def stop(self) -> None:
+        """Stop the process (the port stays reserved: `start` may serve on it again)."""
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
             try:

@@ -8,15 +8,14 @@ they arrive). Each input to a write is built to be refused (an odd value in an o
 body, or a body refused anyway), so every write must answer 4xx and the matches must be exactly
 as before; reads may answer 2xx, never 5xx.
 
-Bounded: at most MAX_INPUTS inputs and TIME_BUDGET seconds (the list is fixed, so it always stops);
-it prints how many were tried.
+Bounded: at most MAX_INPUTS inputs, every one of them sent (the list is fixed, so it always stops,
+and a slow machine fuzzes exactly what a fast one does; no time budget cuts it short).
 """
 
 from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,9 +27,6 @@ from .support import Match, Server, bearer, create, send_chunked, send_raw
 
 SEED = 20261201
 MAX_INPUTS = 5000
-TIME_BUDGET = 90.0
-MIN_INPUTS = 1000
-"""Fewer than this (a very slow machine hit the time budget) would be too thin a fuzz to pass."""
 
 SURROGATE = "\ud800"
 DEEP_LIST: Any = []
@@ -277,24 +273,19 @@ def test_odd_input_at_every_route_never_gets_a_5xx_and_changes_nothing(server: S
     assert len(cases) <= MAX_INPUTS, len(cases)  # the list is bounded by construction
     covered = {(case.method, _template(case.path, fixture)) for case in cases}
     assert routes <= covered, sorted(routes - covered)  # every documented route is fuzzed
-    deadline = time.monotonic() + TIME_BUDGET
-    tried, server_errors, writes_through = 0, [], []
+    server_errors, writes_through = [], []
     with httpx.Client(timeout=60) as fuzz:
         for case in cases:
-            if time.monotonic() > deadline:
-                break
             status = send(fuzz, server, case)
-            tried += 1
             if status >= 500 or status == 0:
                 server_errors.append((status, case.describe()))
             elif case.write and status < 400:
                 writes_through.append((status, case.describe()))
-    print(f"\nfuzz: {tried} of {len(cases)} inputs tried on {len(routes)} routes; "
+    print(f"\nfuzz: {len(cases)} inputs on {len(routes)} routes; "
           f"{len(server_errors)} answered 5xx (or not at all), {len(writes_through)} writes went through")
     assert not server_errors, server_errors[:10]
     assert not writes_through, writes_through[:10]
     assert snapshot(client, fixture) == before
-    assert tried >= min(MIN_INPUTS, len(cases)), f"only {tried} inputs in {TIME_BUDGET} s"
 
 
 def _template(path: str, f: Fixture) -> str:

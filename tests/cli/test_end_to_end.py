@@ -133,6 +133,7 @@ def test_step_with_keys_in_a_real_terminal(sh: Shell, data_dir: Path, tmp_path: 
     import pty
     import re
     import select
+    import termios
     import time
 
     from .conftest import subprocess_env
@@ -158,11 +159,20 @@ def test_step_with_keys_in_a_real_terminal(sh: Shell, data_dir: Path, tmp_path: 
                 except OSError:
                     break
 
+    def wait_for_raw_mode(timeout: float = 30.0) -> None:
+        """Until the CLI has put the terminal in raw mode to read its key (`click.getchar`):
+        the master side of a pty reads the terminal's modes, so this waits for the switch itself
+        rather than for a time it might take longer than."""
+        deadline = time.monotonic() + timeout
+        while termios.tcgetattr(fd)[3] & termios.ICANON:
+            assert time.monotonic() < deadline, "the CLI never switched the terminal to raw mode"
+            time.sleep(0.01)
+
     try:
         wait_for(b"#3/")
         for key, expected in ((b"n", b"#4/"), (b"\x1b[C", b"#5/"), (b"p", b"#4/"), (b"q", b"")):
             wait_for(b"[q]uit")  # the key prompt is up: the CLI is about to read one key
-            time.sleep(0.5)  # let it switch the terminal to raw mode (a key typed before is flushed)
+            wait_for_raw_mode()  # a key typed before the switch would be flushed by it
             seen = b""
             os.write(fd, key)
             if expected:

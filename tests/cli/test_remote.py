@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,16 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.api.support import reserve_port
+
 from .conftest import ROOT, Run, subprocess_env
 
 pytest.importorskip("api.server", reason="the HTTP API package (api/) is not importable")
 httpx = pytest.importorskip("httpx")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 SERVER_DATA: dict[str, Path] = {}
@@ -32,7 +27,8 @@ SERVER_DATA: dict[str, Path] = {}
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     base = tmp_path_factory.mktemp("remote")
-    port = _free_port()
+    reservation = reserve_port()  # held until the server is gone: no other process is handed the port
+    port = int(reservation.getsockname()[1])
     log = (base / "server.log").open("wb")
     process = subprocess.Popen([sys.executable, "-m", "replay_cli", "serve", "--port", str(port),
                                 "--store", str(base / "server-data")], cwd=ROOT,
@@ -61,6 +57,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.kill()
             process.wait()
         log.close()
+        reservation.close()
 
 
 def test_remote_play_read_adjudicate_export(run: Run, server: str, tmp_path: Path) -> None:
