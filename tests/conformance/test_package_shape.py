@@ -20,8 +20,6 @@ kind), so neither can pass a game that lacks what it checks.
 from __future__ import annotations
 
 import importlib
-import json
-import pkgutil
 import random
 import shutil
 import sys
@@ -551,9 +549,7 @@ def all_faults(package: str) -> list[Fault]:
 
 def test_an_unbroken_copy_of_a_game_has_no_fault(copy_game: Callable[[Breakage | None], str]) -> None:
     """The copy the breakages start from passes, so each breakage's fault is its own."""
-    package = copy_game(None)
-    assert all_faults(package) == []
-    assert json.loads((SOURCE / "data" / "rules.json").read_text(encoding="utf-8"))["rules"]
+    assert all_faults(copy_game(None)) == []
 
 
 @pytest.mark.parametrize("breakage", BREAKAGES, ids=[breakage.name for breakage in BREAKAGES])
@@ -568,4 +564,3 @@ def test_the_package_list_is_what_the_readme_gives() -> None:
     readme = (SOURCE.parent / "README.md").read_text(encoding="utf-8")
     for name in (*(f"{module}.py" for module in GAME_MODULES), "__init__.py", *DATA_FILES):
         assert f"`{name}`" in readme, f"the README does not name {name}"
-    assert {module.name for module in pkgutil.iter_modules([str(SOURCE)])} >= set(GAME_MODULES)
