@@ -17,6 +17,18 @@ from .canonical import digest
 from .errors import InvalidComponentsError
 
 
+class ComponentPart(BaseModel):
+    """Base of every piece inside a component set (a tile type, a city, a card face, a constant).
+
+    Why one base: a part is data read from a file, so a misspelt field must be refused, not
+    silently dropped (`extra="forbid"`), and the engines share parts between states and matches,
+    so nothing may change one after loading (`frozen`). Every game's parts inherit this instead
+    of restating the config, so the two rules hold for every game alike.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
 class ComponentSet(BaseModel):
     """Base of every game's component schema. Immutable once loaded."""
 

@@ -1,6 +1,7 @@
-"""Bots. "random" is the kernel's uniform choice over legal moves; "greedy" takes the move with
-the best immediate score for its own seat (ties broken by the bot's random generator), looking
-one placement plus one figure step ahead so that completing a feature with a new meeple counts.
+"""Bots, named by `bots(rules)` (the ruleset's `bots`). "random" is the kernel's uniform choice
+over legal moves; "greedy" takes the move with the best immediate score for its own seat (ties
+broken by the bot's random generator), looking one placement plus one figure step ahead so that
+completing a feature with a new meeple counts.
 
 Bots decide from their seat's view only. The greedy bot never evaluates the real state: it plans
 on a state its seat cannot tell from it (`knowledge.completions`), where the face-down Big Top
@@ -82,3 +83,8 @@ def greedy_bot(rules: CarcassonneRules) -> Bot:
         return chosen
 
     return bot
+
+
+def bots(rules: CarcassonneRules) -> dict[str, Bot]:
+    """The named bots of the game (the ruleset's `bots`): "random" first, as every game has it."""
+    return {"random": rules.random_bot, "greedy": greedy_bot(rules)}

@@ -10,11 +10,12 @@ exactly one field, and no field touches a city edge.
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from domain.kernel.components import ComponentSet, load_packaged
+from domain.kernel import components as kernel
+from domain.kernel.components import ComponentPart, ComponentSet
 
 EDGE_NAMES = ("N", "E", "S", "W")
 HALF_EDGE_NAMES = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
@@ -23,24 +24,20 @@ HALF_EDGE_NAMES = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
 TileKind = Literal["base", "circus", "acrobat"]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class CityFeature(_Frozen):
+class CityFeature(ComponentPart):
     id: str
     type: Literal["city"]
     edges: tuple[Literal["N", "E", "S", "W"], ...] = Field(min_length=1)
     pennants: int = Field(default=0, ge=0)
 
 
-class RoadFeature(_Frozen):
+class RoadFeature(ComponentPart):
     id: str
     type: Literal["road"]
     edges: tuple[Literal["N", "E", "S", "W"], ...] = Field(min_length=1, max_length=2)
 
 
-class FieldFeature(_Frozen):
+class FieldFeature(ComponentPart):
     id: str
     type: Literal["field"]
     half_edges: tuple[Literal["Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"], ...] = Field(min_length=1)
@@ -48,7 +45,7 @@ class FieldFeature(_Frozen):
     """Ids of the city features of the same tile this field borders (farmer scoring, CB-6.3)."""
 
 
-class MonasteryFeature(_Frozen):
+class MonasteryFeature(ComponentPart):
     id: str
     type: Literal["monastery"]
 
@@ -58,7 +55,7 @@ TileFeature = Annotated[
 ]
 
 
-class TileType(_Frozen):
+class TileType(ComponentPart):
     """One tile design in its reference orientation; `edges` is the N, E, S, W edge string."""
 
     id: str = Field(min_length=1)
@@ -120,7 +117,7 @@ class TileType(_Frozen):
         return self
 
 
-class AnimalToken(_Frozen):
+class AnimalToken(ComponentPart):
     """An animal token type: its printed value per meeple (BT-1.2) and how many copies exist."""
 
     animal: str = Field(min_length=1)
@@ -170,8 +167,14 @@ class CarcassonneComponents(ComponentSet):
         raise KeyError(animal)
 
 
+def load_components(data: Any) -> CarcassonneComponents:
+    """Another set (a user's printing, a test's variation) from its JSON data, validated; a
+    broken set raises InvalidComponentsError naming the first fault."""
+    return kernel.load_components(CarcassonneComponents, data)
+
+
 @cache
 def default_components() -> CarcassonneComponents:
     """The shipped set: 72 base tiles, 20 Under the Big Top tiles, 16 animal tokens. Loaded once:
     the set is immutable, and one shared object lets the rotation catalog be built once too."""
-    return load_packaged(CarcassonneComponents, "domain.games.carcassonne", "data/default.json")
+    return kernel.load_packaged(CarcassonneComponents, "domain.games.carcassonne", "data/default.json")

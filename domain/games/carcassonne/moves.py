@@ -58,7 +58,9 @@ class Pass(MoveModel):
 
 
 CarcassonneMove = PlaceTile | PlaceFollower | PlaceAcrobat | ScorePyramid | Pass
+"""Every move of the game: each model above, told apart by its `type`."""
 
-move_adapter: TypeAdapter[CarcassonneMove] = TypeAdapter(
+MOVE_ADAPTER: TypeAdapter[CarcassonneMove] = TypeAdapter(
     Annotated[CarcassonneMove, Field(discriminator="type")]
 )
+"""Validates a move's JSON into its model (the ruleset's `move_adapter`)."""

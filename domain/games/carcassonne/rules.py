@@ -27,54 +27,24 @@ from domain.kernel.contract import (
 from domain.kernel.errors import IllegalMoveError, ImpossibleOutcomeError, InvalidSeatsError
 from domain.kernel.viewers import Viewer
 
-from . import codec
+from . import bots, codec, views
 from .board import fits, mismatch, placeable, placements
 from .catalog import DX, DY, area3, catalog_for
 from .components import CarcassonneComponents, default_components
 from .features import explore
-from .moves import CarcassonneMove, Pass, PlaceAcrobat, PlaceFollower, PlaceTile, ScorePyramid, move_adapter
-from .scoring import Ledger, final_scoring, score_circus, score_completed, score_pyramid
+from .moves import MOVE_ADAPTER, CarcassonneMove, Pass, PlaceAcrobat, PlaceFollower, PlaceTile, ScorePyramid
+from .options import CarcassonneOptions, parts_of
+from .scoring import Ledger, final_scoring, score_circus, score_completed, score_pyramid, score_sheet
 from .state import CarcassonneState, Follower, Parts
-from .views import render
 
 PYRAMID_SIZE = 3
 BASE_SEATS = 5
 BIG_TOP_SEATS = 6
 
 
-class CarcassonneOptions(OptionsModel):
-    """Switch single parts of Under the Big Top on or off (BT-2.1). `None` keeps what the
-    variant includes; True/False overrides it, so any combination of parts can be played."""
-
-    circus: bool | None = None
-    acrobats: bool | None = None
-    ringmasters: bool | None = None
-
-
-VARIANT_PARTS: dict[str, Parts] = {
-    "base": Parts(),
-    "big-top": Parts(circus=True, acrobats=True, ringmasters=True),
-    "big-top-circus": Parts(circus=True),
-    "big-top-acrobats": Parts(acrobats=True),
-    "big-top-ringmasters": Parts(ringmasters=True),
-}
-
-
-def parts_of(variant: str, options: Any) -> Parts:
-    base = VARIANT_PARTS[variant]
-    pick = {name: getattr(options, name, None) for name in ("circus", "acrobats", "ringmasters")}
-    return Parts(**{
-        name: getattr(base, name) if value is None else bool(value) for name, value in pick.items()
-    })
-
-
 def tile_kinds(parts: Parts) -> set[str]:
     """Tile kinds shuffled into the stack (BT-2.2): base tiles plus the parts in play."""
     return {"base"} | ({"circus"} if parts.circus else set()) | ({"acrobat"} if parts.acrobats else set())
-
-
-def _illegal(rule: str, reason: str) -> IllegalMoveError:
-    return IllegalMoveError(rule, reason)
 
 
 class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
@@ -95,7 +65,7 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
     default_variant: ClassVar[str] = "big-top"
     options_model: ClassVar[type[OptionsModel]] = CarcassonneOptions
     components_model: ClassVar[type[ComponentSet]] = CarcassonneComponents
-    move_adapter: ClassVar[Any] = move_adapter
+    move_adapter: ClassVar[Any] = MOVE_ADAPTER
 
     # ---- components and setup -------------------------------------------------------
     def default_components(self) -> ComponentSet:
@@ -197,18 +167,18 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
     # ---- validation ---------------------------------------------------------------------
     def validate(self, state: CarcassonneState, seat: int, move: CarcassonneMove) -> None:
         if state.phase == "over":
-            raise _illegal("CB-6.1", "the game is over")
+            raise IllegalMoveError("CB-6.1", "the game is over")
         if seat != state.seat:
-            raise _illegal("CB-1.3", f"it is seat {state.seat}'s turn")
+            raise IllegalMoveError("CB-1.3", f"it is seat {state.seat}'s turn")
         if state.phase == "place":
             if not isinstance(move, PlaceTile):
-                raise _illegal("CB-2.1", "the drawn tile must be placed first")
+                raise IllegalMoveError("CB-2.1", "the drawn tile must be placed first")
             self._validate_place(state, move)
             return
         if state.phase != "figure":
-            raise _illegal("CB-2.1", "a tile must be drawn first")
+            raise IllegalMoveError("CB-2.1", "a tile must be drawn first")
         if isinstance(move, PlaceTile):
-            raise _illegal("CB-2.1", "a tile was already placed this turn; now place a figure or pass")
+            raise IllegalMoveError("CB-2.1", "a tile was already placed this turn; now place a figure or pass")
         if isinstance(move, PlaceFollower):
             self._validate_follower(state, move)
         elif isinstance(move, PlaceAcrobat):
@@ -220,61 +190,61 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
         assert state.current_tile is not None
         pos = (move.x, move.y)
         if pos in state.board:
-            raise _illegal("CB-3.4", f"a tile already lies at ({move.x}, {move.y})")
+            raise IllegalMoveError("CB-3.4", f"a tile already lies at ({move.x}, {move.y})")
         if not any((move.x + DX[side], move.y + DY[side]) in state.board for side in range(4)):
-            raise _illegal("CB-3.1",
+            raise IllegalMoveError("CB-3.1",
                            "the tile must share an edge with a tile on the map; a corner is not enough")
         rotated = state.catalog.get(state.current_tile, move.rotation)
         problem = mismatch(state.board, rotated, pos)
         if problem is not None:
-            raise _illegal("CB-3.2", problem)
+            raise IllegalMoveError("CB-3.2", problem)
 
     def _validate_follower(self, state: CarcassonneState, move: PlaceFollower) -> None:
         assert state.placed is not None
         tile = state.board[state.placed]
         if move.segment not in tile.by_id:
             if tile.kind == "circus" and move.segment.startswith("circus"):
-                raise _illegal("BT-3.3", "no figure may be placed on the circus space")
+                raise IllegalMoveError("BT-3.3", "no figure may be placed on the circus space")
             if tile.kind == "acrobat" and move.segment.startswith("acrobat"):
-                raise _illegal("BT-5.2", "an acrobat is placed with an acrobat move, on a pyramid")
-            raise _illegal("CB-4.2", f"tile {tile.type_id} has no feature {move.segment!r} "
+                raise IllegalMoveError("BT-5.2", "an acrobat is placed with an acrobat move, on a pyramid")
+            raise IllegalMoveError("CB-4.2", f"tile {tile.type_id} has no feature {move.segment!r} "
                                      f"(it has {', '.join(s.id for s in tile.segments)})")
         if move.figure == "ringmaster":
             if not state.parts.ringmasters:
-                raise _illegal("BT-2.1", "the ringmasters are not part of this game")
+                raise IllegalMoveError("BT-2.1", "the ringmasters are not part of this game")
             if not state.ringmaster_home[state.seat]:
-                raise _illegal("BT-7.1", "your only ringmaster is already on the board")
+                raise IllegalMoveError("BT-7.1", "your only ringmaster is already on the board")
         elif state.supply[state.seat] == 0:
-            raise _illegal("CB-4.4", "you have no meeple left in your supply")
+            raise IllegalMoveError("CB-4.4", "you have no meeple left in your supply")
         node = (state.placed[0], state.placed[1], move.segment)
         if any(n in state.followers for n in explore(state.board, node).nodes):
             kind = tile.by_id[move.segment].kind
-            raise _illegal("CB-4.3", f"that {kind} already holds a figure, on this tile or further along")
+            raise IllegalMoveError("CB-4.3", f"that {kind} already holds a figure, on this tile or further along")
 
     def _validate_acrobat(self, state: CarcassonneState, move: PlaceAcrobat) -> None:
         assert state.placed is not None
         if not state.parts.acrobats:
-            raise _illegal("BT-2.1", "the acrobat tiles are not part of this game")
+            raise IllegalMoveError("BT-2.1", "the acrobat tiles are not part of this game")
         if move.figure == "ringmaster":
-            raise _illegal("BT-7.3", "the ringmaster may not be an acrobat (BT-5.8)")
+            raise IllegalMoveError("BT-7.3", "the ringmaster may not be an acrobat (BT-5.8)")
         pos = (move.x, move.y)
         tile = state.board.get(pos)
         if tile is None or tile.kind != "acrobat":
-            raise _illegal("BT-5.2", f"there is no acrobat tile at ({move.x}, {move.y})")
+            raise IllegalMoveError("BT-5.2", f"there is no acrobat tile at ({move.x}, {move.y})")
         if pos not in area3(state.placed):
-            raise _illegal("BT-5.3", "an acrobat goes only on the tile just placed or an acrobat tile "
+            raise IllegalMoveError("BT-5.3", "an acrobat goes only on the tile just placed or an acrobat tile "
                                      "touching it, orthogonally or diagonally")
         if len(state.pyramids.get(pos, ())) >= PYRAMID_SIZE:
-            raise _illegal("BT-5.6", "that pyramid is complete: no more acrobats fit until it is scored")
+            raise IllegalMoveError("BT-5.6", "that pyramid is complete: no more acrobats fit until it is scored")
         if state.supply[state.seat] == 0:
-            raise _illegal("CB-4.4", "you have no meeple left in your supply")
+            raise IllegalMoveError("CB-4.4", "you have no meeple left in your supply")
 
     def _validate_pyramid(self, state: CarcassonneState, move: ScorePyramid) -> None:
         if not state.parts.acrobats:
-            raise _illegal("BT-2.1", "the acrobat tiles are not part of this game")
+            raise IllegalMoveError("BT-2.1", "the acrobat tiles are not part of this game")
         acrobats = state.pyramids.get((move.x, move.y), ())
         if len(acrobats) < PYRAMID_SIZE:
-            raise _illegal("BT-6.1", f"the pyramid at ({move.x}, {move.y}) holds {len(acrobats)} acrobats, "
+            raise IllegalMoveError("BT-6.1", f"the pyramid at ({move.x}, {move.y}) holds {len(acrobats)} acrobats, "
                                      "not 3: only a complete pyramid can be scored")
 
     # ---- transitions -----------------------------------------------------------------------
@@ -357,10 +327,10 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
 
     # ---- reading ------------------------------------------------------------------------
     def view(self, state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
-        return render(state, viewer, self.score(state))
+        return views.view(state, viewer)
 
     def score(self, state: CarcassonneState) -> ScoreSheet:
-        return ScoreSheet(state.seats, state.lines)
+        return score_sheet(state)
 
     def encode_state(self, state: CarcassonneState) -> JSON:
         return codec.encode(state)
@@ -377,9 +347,7 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
         return 4 * tiles + 1
 
     def bots(self) -> dict[str, Bot]:
-        from .bots import greedy_bot
-
-        return {"random": self.random_bot, "greedy": greedy_bot(self)}
+        return bots.bots(self)
 
     # ---- helpers for tools and tests -------------------------------------------------------
     def fits_at(self, state: CarcassonneState, tile_id: str, x: int, y: int, rotation: int) -> bool:

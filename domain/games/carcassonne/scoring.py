@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from domain.kernel.canonical import JSON
-from domain.kernel.contract import ScoreLine
+from domain.kernel.contract import ScoreLine, ScoreSheet
 
 from .catalog import Pos, RotatedTile, area3
 from .features import Feature, bordering_cities, explore
@@ -25,6 +25,11 @@ MONASTERY_COMPLETE = 9
 FARMER_PER_CITY = 3
 ACROBAT_POINTS = 5
 RINGMASTER_PER_TILE = 2
+
+
+def score_sheet(state: CarcassonneState) -> ScoreSheet:
+    """Every line scored so far (the ruleset's `score`): the state keeps them as they were scored."""
+    return ScoreSheet(state.seats, state.lines)
 
 
 def pos_ref(pos: Pos) -> list[int]:

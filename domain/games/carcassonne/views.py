@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.contract import ScoreSheet
 from domain.kernel.viewers import Viewer
 
+from .scoring import score_sheet
 from .state import CarcassonneState
 
 RECENT_LINES = 12
@@ -17,7 +17,9 @@ RECENT_LINES = 12
 every line's rule and refs is the match's score sheet (`score`)."""
 
 
-def render(state: CarcassonneState, viewer: Viewer, sheet: ScoreSheet) -> dict[str, Any]:
+def view(state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
+    """The state as `viewer` may see it (the ruleset's `view`)."""
+    sheet = score_sheet(state)
     big_top: dict[str, Any] | None = None
     if state.big_top is not None:
         big_top = {"x": state.big_top[0], "y": state.big_top[1], "token": "face-down"}
@@ -25,7 +27,7 @@ def render(state: CarcassonneState, viewer: Viewer, sheet: ScoreSheet) -> dict[s
             big_top["token"] = state.big_top_token
         if state.big_top_token is None:
             big_top["token"] = None
-    view: dict[str, Any] = {
+    data: dict[str, Any] = {
         "game": "carcassonne",
         "parts": state.parts.names(),
         "phase": state.phase,
@@ -59,5 +61,5 @@ def render(state: CarcassonneState, viewer: Viewer, sheet: ScoreSheet) -> dict[s
                    "recent": [line.to_json() for line in sheet.lines[-RECENT_LINES:]]},
     }
     if viewer.sees_all:
-        view["tokens_left_by_animal"] = dict(sorted(state.tokens.items()))
-    return view
+        data["tokens_left_by_animal"] = dict(sorted(state.tokens.items()))
+    return data

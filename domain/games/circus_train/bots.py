@@ -1,10 +1,13 @@
-"""Bots: the inherited uniform random bot, and a greedy one that scores each legal move by its
-immediate gain (performance level, talent hired, VP, money kept) with a few plain heuristics."""
+"""Bots, named by `bots(rules)` (the ruleset's `bots`): the inherited uniform random bot, and a
+greedy one that scores each legal move by its immediate gain (performance level, talent hired, VP,
+money kept) with a few plain heuristics."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from domain.kernel.contract import Bot
 
 from .moves import (
     BuyAfterFailure,
@@ -24,6 +27,9 @@ from .moves import (
 from .scoring import performance_level, wage_of
 from .state import State
 from .turn import legal_moves, perform_error
+
+if TYPE_CHECKING:
+    from .rules import CircusTrainRules
 
 
 def _city_value(state: State, seat: int, city: str) -> int:
@@ -94,9 +100,15 @@ def _score(state: State, seat: int, move: Any) -> int:
     return 1
 
 
-def greedy_bot(ruleset: Any, state: State, seat: int, rng: random.Random) -> Any:
+def greedy_bot(state: State, seat: int, rng: random.Random) -> Any:
+    """The legal move with the best heuristic score, ties broken by the bot's generator."""
     moves = legal_moves(state, seat)
     scored = [(_score(state, seat, move), index) for index, move in enumerate(moves)]
     best = max(score for score, _ in scored)
     choices = [index for score, index in scored if score == best]
     return moves[choices[rng.randrange(len(choices))]]
+
+
+def bots(rules: CircusTrainRules) -> dict[str, Bot]:
+    """The named bots of the game (the ruleset's `bots`): "random" first, as every game has it."""
+    return {"random": rules.random_bot, "greedy": greedy_bot}

@@ -10,18 +10,15 @@ floats (coordinates are in tenths of a degree) so that its content hash is canon
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from domain.kernel.components import ComponentSet, load_packaged
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from domain.kernel import components as kernel
+from domain.kernel.components import ComponentPart, ComponentSet
 
 
-class TalentType(_Frozen):
+class TalentType(ComponentPart):
     id: str
     name: str
     wage: int = Field(ge=0)
@@ -31,7 +28,7 @@ class TalentType(_Frozen):
     confidence: str = "rulebook"
 
 
-class City(_Frozen):
+class City(ComponentPart):
     id: str
     name: str
     region: str = ""
@@ -43,19 +40,19 @@ class City(_Frozen):
     confidence: str = "rulebook"
 
 
-class Link(_Frozen):
+class Link(ComponentPart):
     a: str
     b: str
     confidence: str = "rulebook"
 
 
-class DestinationCard(_Frozen):
+class DestinationCard(ComponentPart):
     id: str
     city: str
     confidence: str = "rulebook"
 
 
-class RequestCounter(_Frozen):
+class RequestCounter(ComponentPart):
     kind: Literal["performance_request"]
     id: str
     season: int
@@ -65,7 +62,7 @@ class RequestCounter(_Frozen):
     confidence: str = "rulebook"
 
 
-class BankruptCounter(_Frozen):
+class BankruptCounter(ComponentPart):
     kind: Literal["bankrupt_circus"]
     id: str
     season: int
@@ -73,7 +70,7 @@ class BankruptCounter(_Frozen):
     confidence: str = "rulebook"
 
 
-class PointsCounter(_Frozen):
+class PointsCounter(ComponentPart):
     kind: Literal["points"]
     id: str
     season: int
@@ -81,7 +78,7 @@ class PointsCounter(_Frozen):
     confidence: str = "rulebook"
 
 
-class CharacterCounter(_Frozen):
+class CharacterCounter(ComponentPart):
     kind: Literal["special_character"]
     id: str
     season: int
@@ -94,7 +91,7 @@ LocalNewsCounter = Annotated[
 ]
 
 
-class SpecialCharacter(_Frozen):
+class SpecialCharacter(ComponentPart):
     id: str
     name: str
     enters_with_season: int
@@ -112,14 +109,14 @@ class SpecialCharacter(_Frozen):
     confidence: str = "rulebook"
 
 
-class Month(_Frozen):
+class Month(ComponentPart):
     name: str
     weeks: int = Field(ge=1)
     season: int
     long_month: bool
 
 
-class Season(_Frozen):
+class Season(ComponentPart):
     season: int
     performance_money: int
     special_hire_cost: int
@@ -137,7 +134,7 @@ CardEffect = Literal[
 ]
 
 
-class ActionCard(_Frozen):
+class ActionCard(ComponentPart):
     id: str
     name: str
     copies: int = Field(ge=1)
@@ -150,12 +147,12 @@ class ActionCard(_Frozen):
     confidence: str = "rulebook"
 
 
-class ReputationLevel(_Frozen):
+class ReputationLevel(ComponentPart):
     level: int
     success_on_die_at_most: int
 
 
-class ReputationColumn(_Frozen):
+class ReputationColumn(ComponentPart):
     levels: tuple[ReputationLevel, ...]
     start_level: int
     min_level_for_most_money: int
@@ -185,7 +182,7 @@ EffectType = Literal[
 ]
 
 
-class EventEffect(_Frozen):
+class EventEffect(ComponentPart):
     type: EffectType
     talents: tuple[str, ...] = ()
     talent: str | None = None
@@ -208,7 +205,7 @@ class EventEffect(_Frozen):
     cap: int = 0
 
 
-class EventCard(_Frozen):
+class EventCard(ComponentPart):
     id: str
     name: str
     text: str
@@ -218,7 +215,7 @@ class EventCard(_Frozen):
     confidence: str = "filled-in"
 
 
-class FinalAwards(_Frozen):
+class FinalAwards(ComponentPart):
     most_clowns: int = 5
     no_clowns: int = -3
     missing_animal_type: int = -5
@@ -229,13 +226,13 @@ class FinalAwards(_Frozen):
     two_player_tax_vp: int = -3
 
 
-class SuccessBand(_Frozen):
+class SuccessBand(ComponentPart):
     low: int
     high: int | None
     result: str
 
 
-class Constants(_Frozen):
+class Constants(ComponentPart):
     starting_clowns: int = 1
     starting_picks: int = 2
     starting_pick_types: tuple[str, ...] = ("acrobat", "freak", "horse")
@@ -336,7 +333,13 @@ class CircusTrainComponents(ComponentSet):
         return self
 
 
+def load_components(data: Any) -> CircusTrainComponents:
+    """Another set (the real faces transcribed, a test's variation) from its JSON data, validated; a
+    broken set raises InvalidComponentsError naming the first fault."""
+    return kernel.load_components(CircusTrainComponents, data)
+
+
 @cache
-def load_default() -> CircusTrainComponents:
+def default_components() -> CircusTrainComponents:
     """The packaged default set (loaded once; component sets are immutable)."""
-    return load_packaged(CircusTrainComponents, "domain.games.circus_train", "data/default.json")
+    return kernel.load_packaged(CircusTrainComponents, "domain.games.circus_train", "data/default.json")

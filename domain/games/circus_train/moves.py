@@ -148,7 +148,7 @@ class Pass(MoveModel):
     type: Literal["pass"] = "pass"
 
 
-Move = Annotated[
+CircusTrainMove = (
     PickTalent
     | ChooseStart
     | PlayCard
@@ -166,8 +166,9 @@ Move = Annotated[
     | RestBonus
     | BlockLink
     | ReturnTalent
-    | Pass,
-    Field(discriminator="type"),
-]
+    | Pass
+)
+"""Every move of the game: each model above, told apart by its `type`."""
 
-MOVE_ADAPTER: TypeAdapter[Move] = TypeAdapter(Move)
+MOVE_ADAPTER: TypeAdapter[CircusTrainMove] = TypeAdapter(Annotated[CircusTrainMove, Field(discriminator="type")])
+"""Validates a move's JSON into its model (the ruleset's `move_adapter`)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -14,6 +13,7 @@ from domain.kernel.contract import (
     Bot,
     Decision,
     MatchConfig,
+    OptionsModel,
     Result,
     Ruleset,
     ScoreSheet,
@@ -22,13 +22,12 @@ from domain.kernel.contract import (
 from domain.kernel.errors import IllegalMoveError, InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
-from . import flow, turn
-from .bots import greedy_bot
-from .components import CircusTrainComponents, load_default
+from . import bots, flow, turn, views
+from .components import CircusTrainComponents, default_components
 from .moves import MOVE_ADAPTER
+from .options import CircusTrainOptions
 from .scoring import match_result, score_sheet
-from .state import CircusTrainOptions, State
-from .views import view as view_state
+from .state import State
 
 PROMPTS = {
     "pick": "pick a starting talent (CT-5.14)",
@@ -60,7 +59,7 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         "solitaire-advanced": VariantInfo("Solitaire on the advanced rules, sections 19-20", 1, 1),
     }
     default_variant: ClassVar[str] = "basic"
-    options_model: ClassVar[type[BaseModel]] = CircusTrainOptions
+    options_model: ClassVar[type[OptionsModel]] = CircusTrainOptions
     components_model: ClassVar[type[ComponentSet]] = CircusTrainComponents
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
@@ -78,7 +77,7 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         }
 
     def default_components(self) -> ComponentSet:
-        return load_default()
+        return default_components()
 
     def setup(self, config: MatchConfig[State]) -> State:
         if not isinstance(config.options, CircusTrainOptions):
@@ -114,7 +113,7 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         return flow.resolve(state, outcome)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return view_state(state, viewer)
+        return views.view(state, viewer)
 
     def score(self, state: State) -> ScoreSheet:
         return score_sheet(state)
@@ -144,8 +143,4 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         return weeks * seats * per_turn + news + setup + month_ends
 
     def bots(self) -> dict[str, Bot]:
-        return {"random": self.random_bot, "greedy": self.greedy_bot}
-
-    def greedy_bot(self, state: State, seat: int, rng: random.Random) -> BaseModel:
-        move: BaseModel = greedy_bot(self, state, seat, rng)
-        return move
+        return bots.bots(self)

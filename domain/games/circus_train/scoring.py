@@ -2,7 +2,8 @@
 
 Every VP change goes through `gain_vp`, which applies the floor of 0 (CT-0.12), converts VP to money
 in solitaire (CT-20.5) and drops VP in the simpler variant (CT-21.21), and records one score line
-with the rule ID that produced it, so the score sheet always adds up to the VP markers.
+(the kernel's `ScoreLine`) with the rule ID that produced it, so the score sheet always adds up to
+the VP markers.
 """
 
 from __future__ import annotations
@@ -13,6 +14,19 @@ from domain.kernel.contract import Result, ScoreLine, ScoreSheet
 
 from .components import RequestCounter
 from .state import PlayerState, State
+
+Row = tuple[int, int, str, str, str]
+"""A score line as `State.lines` holds it: seat, points, category, rule, detail."""
+
+
+def stored_row(line: ScoreLine) -> Row:
+    """The state's form of a line (refs are not kept: no Circus Train line has any)."""
+    return (line.seat, line.points, line.category, line.rule, line.detail)
+
+
+def stored_lines(state: State) -> tuple[ScoreLine, ...]:
+    """Every line scored so far, as the kernel's `ScoreLine`."""
+    return tuple(ScoreLine(*row) for row in state.lines)
 
 
 def gain_vp(state: State, seat: int, delta: int, category: str, rule: str, detail: str = "") -> State:
@@ -25,9 +39,9 @@ def gain_vp(state: State, seat: int, delta: int, category: str, rule: str, detai
         money = max(0, player.money + delta * per_vp)
         return state.update_player(seat, money=money)
     vp = max(0, player.vp + delta)
-    line = (seat, vp - player.vp, category, rule, detail)
+    line = ScoreLine(seat, vp - player.vp, category, rule, detail)
     state = state.update_player(seat, vp=vp)
-    return replace(state, lines=(*state.lines, line))
+    return replace(state, lines=(*state.lines, stored_row(line)))
 
 
 # ---- performing -------------------------------------------------------------------------------
@@ -305,6 +319,8 @@ def solitaire_band(state: State) -> str:
 
 
 def score_sheet(state: State) -> ScoreSheet:
+    """The ruleset's `score`: money in solitaire, the Best Performance markers in the simpler
+    variant, otherwise every VP line scored so far."""
     if state.solitaire:
         money = state.players[0].money
         rule = "CT-20.9" if state.over else "CT-20.2"
@@ -318,13 +334,11 @@ def score_sheet(state: State) -> ScoreSheet:
                 for seat, p in enumerate(state.players)
             ),
         )
-    return ScoreSheet(
-        state.seats,
-        tuple(ScoreLine(seat, points, category, rule, detail) for seat, points, category, rule, detail in state.lines),
-    )
+    return ScoreSheet(state.seats, stored_lines(state))
 
 
 def match_result(state: State, sheet: ScoreSheet) -> Result:
+    """The ruleset's `result`: ranks with the tie-breaks of CT-18.2 (CT-21.21 in the simpler variant)."""
     totals = sheet.totals()
     players = state.players
     if state.solitaire:
