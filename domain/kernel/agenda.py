@@ -653,13 +653,15 @@ def _distinct(parts: Sequence[Step]) -> list[Step]:
 
 def ordered(kind: str, *, accepts: tuple[type, ...], choose: Callable[[Step], M],
             picks: Callable[[M, Step], bool], order_rule: str, rule: Rule = "", prompt: str = "",
-            asks: str = "", whole: bool = False) -> Choice[Any, M]:
+            asks: str = "") -> Choice[Any, M]:
     """An action whose parts the player orders (RR-5.7, DR-11.2): a `composite` step lists its
     parts; the owner picks the one to do next (`choose(part)` is the move that picks it, and
     `picks(move, part)` tells which part a move picks); that part is pushed, then the step with
     the rest, so each part, with everything it triggers, is finished before the next is picked.
     When the parts left are all alike there is nothing to order and they run by themselves. A move
-    that picks no part left is refused under `order_rule`."""
+    that picks no part left is refused under `order_rule`. Pushed inside `all_or_nothing`, the
+    action must be finished: an order after which some part could not be done is not offered, and
+    refused."""
 
     def pick(step: Step, move: M) -> int:
         for index, part in enumerate(parts_of(step)):
@@ -686,7 +688,7 @@ def ordered(kind: str, *, accepts: tuple[type, ...], choose: Callable[[Step], M]
         return push(state, *parts_of(step))
 
     return Choice(kind, accepts, legal, validate, apply, needed=needed, otherwise=otherwise, rule=rule,
-                  prompt=prompt, asks=asks, whole=whole)
+                  prompt=prompt, asks=asks)
 
 
 # ---- placed now, resolved later -------------------------------------------------------------
