@@ -223,6 +223,14 @@ def pop(state: S) -> S:
     return state.with_agenda(state.agenda[1:])
 
 
+def _steps_in(step: Step, field: str) -> tuple[Step, ...]:
+    """The steps listed in a field of `step` (none when it is absent)."""
+    items = step.get(field, ())
+    if not isinstance(items, tuple):
+        raise AgendaError(f"{step!r}: {field!r} is a list of steps")
+    return tuple(Step.of(item) for item in items)
+
+
 def hold(state: S, at: str, step: Step) -> S:
     """Place now, resolve later (DR-4.4): put `step` aside in the nearest pending step of kind `at`
     (a `resolution` row), after whatever was placed there before. Nothing happens until that step
@@ -230,9 +238,7 @@ def hold(state: S, at: str, step: Step) -> S:
     agenda = state.agenda
     for index, pending in enumerate(agenda):
         if pending.kind == at:
-            kept = pending.get("held", ())
-            assert isinstance(kept, tuple)
-            changed = pending.but(held=(*kept, step))
+            changed = pending.but(held=(*_steps_in(pending, "held"), step))
             return state.with_agenda((*agenda[:index], changed, *agenda[index + 1 :]))
     raise AgendaError(f"no pending {at!r} step to hold {step!r} in")
 
@@ -242,9 +248,7 @@ def held(state: Scheduled, at: str) -> tuple[Step, ...]:
     (for limits such as "each cube action space once per round", DR-5.2)."""
     for pending in state.agenda:
         if pending.kind == at:
-            kept = pending.get("held", ())
-            assert isinstance(kept, tuple)
-            return tuple(Step.of(item) for item in kept)
+            return _steps_in(pending, "held")
     return ()
 
 
@@ -264,9 +268,7 @@ def composite(kind: str, seat: int, parts: Sequence[Step], **fields: JSON) -> St
 
 def parts_of(step: Step) -> tuple[Step, ...]:
     """The parts still to be done of a `composite` step, in the order stored."""
-    parts = step.get("parts", ())
-    assert isinstance(parts, tuple)
-    return tuple(Step.of(part) for part in parts)
+    return _steps_in(step, "parts")
 
 
 # ---- the table ------------------------------------------------------------------------------
@@ -608,7 +610,8 @@ def rounds(kind: str, body: str, *, last: int | Callable[[Any, Step], int] | Non
 
     def run(state: Any, step: Step) -> Any:
         number = step.get(field, first)
-        assert isinstance(number, int)
+        if not isinstance(number, int):
+            raise AgendaError(f"{step!r}: the round number {field!r} is an integer")
         top = last(state, step) if callable(last) else last
         if (top is not None and number > top) or (more is not None and not more(state, number)):
             return state
@@ -627,7 +630,8 @@ def rotation(kind: str, turn: str, *, order: Callable[[Any, Step], Sequence[int]
     def run(state: Any, step: Step) -> Any:
         seats = tuple(order(state, step))
         start = step.get("at", 0)
-        assert isinstance(start, int)
+        if not isinstance(start, int):
+            raise AgendaError(f"{step!r}: the position 'at' is an integer")
         for offset in range(len(seats)):
             position = (start + offset) % len(seats)
             seat = seats[position]
@@ -701,9 +705,7 @@ def resolution(kind: str, order: Sequence[str]) -> Auto[Any]:
     rank = {name: position for position, name in enumerate(order)}
 
     def run(state: Any, step: Step) -> Any:
-        kept = step.get("held", ())
-        assert isinstance(kept, tuple)
-        placed = [Step.of(item) for item in kept]
+        placed = list(_steps_in(step, "held"))
         unknown = [item.kind for item in placed if item.kind not in rank]
         if unknown:
             raise AgendaError(f"{kind!r} resolves {', '.join(order)}, not {', '.join(sorted(set(unknown)))}")
