@@ -11,18 +11,28 @@ turn order.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from domain.kernel.agenda import Step
+from domain.kernel.canonical import JSON
+from domain.kernel.contract import ChanceSpec
 from domain.kernel.errors import IllegalMoveError
 
+from .board import (
+    add_city_talents,
+    change_reputation,
+    draw_destination,
+    lose_talent,
+    return_to_pool,
+    seat_order,
+    take_from_pool,
+)
+from .components import ActionCard
 from .moves import BlockLink, ReturnTalent
-
-if TYPE_CHECKING:
-    from .components import ActionCard
-    from .state import State, Task
+from .scoring import gain_vp
+from .state import State, multiset_outcomes
 
 RULE = "CT-21.18"
-MOVE_TASKS = frozenset({"block_link", "return"})
 
 
 def _effect(state: State) -> Any:
@@ -78,11 +88,21 @@ def _extreme(values: list[int], highest: bool) -> list[int]:
     return [seat for seat, value in enumerate(values) if value == target]
 
 
-def reveal(state: State, event_id: str) -> State:
-    from .flow import seat_order
-    from .scoring import gain_vp
-    from .turn import change_reputation
+def event_card_spec(state: State, step: Step) -> ChanceSpec:
+    """CT-21.18: the month's event card, drawn from those not yet revealed."""
+    return ChanceSpec("event_card", multiset_outcomes(state.events_left))
 
+
+def resolve_event_card(state: State, step: Step, outcome: JSON) -> State:
+    return reveal(state, str(outcome))
+
+
+def resolve_event_destination(state: State, step: Step, outcome: JSON) -> State:
+    state, city = draw_destination(state, str(outcome))
+    return destination_drawn(state, step, city)
+
+
+def reveal(state: State, event_id: str) -> State:
     left = list(state.events_left)
     left.remove(event_id)
     state = replace(state, events_left=tuple(left), events_drawn=state.events_drawn + 1, event=event_id, marks={})
@@ -94,12 +114,12 @@ def reveal(state: State, event_id: str) -> State:
         if effect.chooser == "fewest_vp":
             low = min(vps)
             chooser = next(seat for seat in order if vps[seat] == low)
-            return state.push({"t": "block_link", "seat": chooser, "left": effect.count, "city": None})
-        return state.push({"t": "event_dest", "purpose": "block_link", "count": effect.count})
+            return state.push(Step("block_link", seat=chooser, left=effect.count, city=None))
+        return state.push(Step("event_dest", purpose="block_link", count=effect.count))
     if kind == "block_city":
-        return state.push({"t": "event_dest", "purpose": "block_city"})
+        return state.push(Step("event_dest", purpose="block_city"))
     if kind == "place_talents":
-        return state.push(*[{"t": "event_dest", "purpose": "place_talents"} for _ in range(effect.cities)])
+        return state.push(*[Step("event_dest", purpose="place_talents") for _ in range(effect.cities)])
     if kind == "performance_penalty_at_cities":
         requests = sorted(
             (
@@ -127,7 +147,7 @@ def reveal(state: State, event_id: str) -> State:
     if kind == "return_talent":
         return state.push(
             *[
-                {"t": "return", "seat": seat, "left": effect.count}
+                Step("return", seat=seat, left=effect.count)
                 for seat in order
                 if len(state.players[seat].circus) >= effect.threshold
             ]
@@ -136,13 +156,7 @@ def reveal(state: State, event_id: str) -> State:
         assert effect.talent is not None
         return state.push(
             *[
-                {
-                    "t": "die",
-                    "purpose": "event_loss",
-                    "seat": seat,
-                    "talent": effect.talent,
-                    "fail_on": list(effect.fail_on),
-                }
+                Step("die", purpose="event_loss", seat=seat, talent=effect.talent, fail_on=list(effect.fail_on))
                 for seat in order
                 if state.players[seat].count(effect.talent) > 0
             ]
@@ -161,7 +175,7 @@ def reveal(state: State, event_id: str) -> State:
             state = state.update_player(seat, money=state.players[seat].money + gain)
         return state
     if kind == "pay_per_talent_or_lose":
-        tasks = []
+        steps = []
         for seat in order:
             player = state.players[seat]
             due = effect.per * len(player.circus)
@@ -169,17 +183,15 @@ def reveal(state: State, event_id: str) -> State:
             state = state.update_player(seat, money=player.money - paid)
             losses = (due - paid) // effect.per if effect.per else 0
             if losses:
-                tasks.append({"t": "return", "seat": seat, "left": losses})
-        return state.push(*tasks)
+                steps.append(Step("return", seat=seat, left=losses))
+        return state.push(*steps)
     return state  # lasting effects only
 
 
-def destination_drawn(state: State, task: Task, city: str) -> State:
-    from .flow import add_city_talents, take_from_pool
-
-    purpose = task["purpose"]
+def destination_drawn(state: State, step: Step, city: str) -> State:
+    purpose = step["purpose"]
     if purpose == "block_link":
-        return state.push({"t": "block_link", "seat": state.first, "left": task["count"], "city": city})
+        return state.push(Step("block_link", seat=state.first, left=step["count"], city=city))
     if purpose == "block_city":
         return replace(state, marks={**state.marks, "blocked_city": city})
     effect = _effect(state)
@@ -191,70 +203,77 @@ def destination_drawn(state: State, task: Task, city: str) -> State:
     return add_city_talents(state, city, placed)
 
 
-def resolve_die(state: State, task: Task, roll: int) -> State:
-    from .flow import lose_talent, return_to_pool
-
-    seat = task["seat"]
-    if roll in task["fail_on"] and task["talent"] in state.players[seat].circus:
-        state = lose_talent(state, seat, task["talent"])
-        state = return_to_pool(state, [task["talent"]])
+def resolve_loss_roll(state: State, step: Step, roll: int) -> State:
+    """CT-21.18: an event's talent loss roll; a face in `fail_on` sends the talent back to the pool."""
+    seat = step["seat"]
+    if roll in step["fail_on"] and step["talent"] in state.players[seat].circus:
+        state = lose_talent(state, seat, step["talent"])
+        state = return_to_pool(state, [step["talent"]])
     return state
 
 
 # ---- event decisions --------------------------------------------------------------------------
 
 
-def _link_candidates(state: State, task: Task) -> list[tuple[str, str]]:
+def _link_candidates(state: State, step: Step) -> list[tuple[str, str]]:
     blocked = state.marks.get("blocked_links", [])
     result = []
     for link in state.catalog.components.links:
         pair = sorted((link.a, link.b))
         if [pair[0], pair[1]] in blocked:
             continue
-        if task["city"] is not None and task["city"] not in pair:
+        if step["city"] is not None and step["city"] not in pair:
             continue
         result.append((pair[0], pair[1]))
     return sorted(result)
 
 
-def needs_decision(state: State, task: Task) -> bool:
-    if task["t"] == "block_link":
-        return bool(_link_candidates(state, task))
-    return bool(state.players[task["seat"]].circus)
+def _once_more(state: State, step: Step) -> State:
+    """The same decision again while the card asks for more than one (`left`)."""
+    if step["left"] > 1:
+        return state.push(step.but(left=step["left"] - 1))
+    return state
 
 
-def legal_moves(state: State, seat: int, task: Task) -> list[object]:
-    if task["t"] == "block_link":
-        return [BlockLink(a=a, b=b) for a, b in _link_candidates(state, task)]
+def block_link_needed(state: State, step: Step) -> bool:
+    return bool(_link_candidates(state, step))
+
+
+def block_link_moves(state: State, seat: int, step: Step) -> list[object]:
+    return [BlockLink(a=a, b=b) for a, b in _link_candidates(state, step)]
+
+
+def validate_block_link(state: State, seat: int, step: Step, move: object) -> None:
+    if not isinstance(move, BlockLink):
+        raise IllegalMoveError(RULE, "this month's event asks you to block a rail link")
+    if tuple(sorted((move.a, move.b))) not in _link_candidates(state, step):
+        raise IllegalMoveError(RULE, f"{move.a}-{move.b} is not a link you may block now")
+
+
+def apply_block_link(state: State, seat: int, step: Step, move: object) -> State:
+    assert isinstance(move, BlockLink)
+    links = [*state.marks.get("blocked_links", []), sorted([move.a, move.b])]
+    state = replace(state, marks={**state.marks, "blocked_links": links})
+    return _once_more(state, step)
+
+
+def return_needed(state: State, step: Step) -> bool:
+    return bool(state.players[step["seat"]].circus)
+
+
+def return_moves(state: State, seat: int, step: Step) -> list[object]:
     return [ReturnTalent(talent=t) for t in sorted(set(state.players[seat].circus))]
 
 
-def validate(state: State, seat: int, task: Task, move: object) -> None:
-    if task["t"] == "block_link":
-        if not isinstance(move, BlockLink):
-            raise IllegalMoveError(RULE, "this month's event asks you to block a rail link")
-        if tuple(sorted((move.a, move.b))) not in _link_candidates(state, task):
-            raise IllegalMoveError(RULE, f"{move.a}-{move.b} is not a link you may block now")
-        return
+def validate_return(state: State, seat: int, step: Step, move: object) -> None:
     if not isinstance(move, ReturnTalent):
         raise IllegalMoveError(RULE, "this month's event asks you to return one talent counter")
     if move.talent not in state.players[seat].circus:
         raise IllegalMoveError(RULE, f"you own no {move.talent}")
 
 
-def apply(state: State, seat: int, task: Task, move: object) -> State:
-    from .flow import lose_talent, return_to_pool
-
-    state = state.pop()
-    if isinstance(move, BlockLink):
-        links = [*state.marks.get("blocked_links", []), sorted([move.a, move.b])]
-        state = replace(state, marks={**state.marks, "blocked_links": links})
-    elif isinstance(move, ReturnTalent):
-        state = lose_talent(state, seat, move.talent)
-        state = return_to_pool(state, [move.talent])
-    if task["left"] > 1:
-        state = state.push({**task, "left": task["left"] - 1})
-    return state
-
-
-AUTO: dict[str, Any] = {}
+def apply_return(state: State, seat: int, step: Step, move: object) -> State:
+    assert isinstance(move, ReturnTalent)
+    state = lose_talent(state, seat, move.talent)
+    state = return_to_pool(state, [move.talent])
+    return _once_more(state, step)

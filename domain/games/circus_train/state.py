@@ -3,8 +3,9 @@ component set (adjacency, counters by id, calendar lookups).
 
 States are frozen dataclasses. Their dict fields are never mutated: every change builds a new dict
 (`dataclasses.replace` plus copies), so the kernel may share states freely. The pending work of the
-match is an *agenda*: a tuple of small JSON task records processed head first; a task either runs
-automatically or waits for a seat's move or a chance outcome (see flow.py).
+match is an *agenda*: a tuple of the kernel's steps (`domain/kernel/agenda.py`), each stored as the
+small JSON record `{"t": kind, ...}` and taken head first; a step either runs by itself or waits for
+a seat's move or a chance outcome, as its row in the table of step kinds (tasks.py) says.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
+from domain.kernel.agenda import Step, decode_agenda, encode_agenda
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import MatchConfig, OptionsModel
 
@@ -63,9 +65,6 @@ class CircusTrainOptions(OptionsModel):
         return data
 
 
-Task = dict[str, Any]
-
-
 def sorted_tuple(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(items))
 
@@ -90,6 +89,13 @@ def multiset_contains(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
     have = Counter(items)
     need = Counter(wanted)
     return all(have[key] >= count for key, count in need.items())
+
+
+def multiset_outcomes(items: tuple[str, ...]) -> tuple[tuple[JSON, int], ...]:
+    """A draw from a bag or deck as chance outcomes: each distinct item, weighted by how many are
+    left, in sorted order (the same on every machine)."""
+    counts = Counter(items)
+    return tuple((item, counts[item]) for item in sorted(counts))
 
 
 @dataclass(frozen=True)
@@ -167,7 +173,8 @@ class State:
     characters: dict[str, str]
     """City -> Special Character lying there."""
     reserve: tuple[str, ...]
-    agenda: tuple[Task, ...]
+    agenda: tuple[Step, ...]
+    """The pending steps, head first (see tasks.py for what each kind does)."""
     lines: tuple[tuple[int, int, str, str, str], ...] = ()
     events_left: tuple[str, ...] = ()
     events_drawn: int = 0
@@ -175,6 +182,12 @@ class State:
     marks: dict[str, Any] = field(default_factory=dict)
     """Event card markers: blocked links, a blocked city, penalised cities."""
     over: bool = False
+
+    def __post_init__(self) -> None:
+        """An agenda given as step records (a test's crafted position) is read into steps once, here,
+        so that everything after works on steps."""
+        if not all(type(step) is Step for step in self.agenda):
+            object.__setattr__(self, "agenda", decode_agenda(self.agenda))
 
     # ---- convenience -------------------------------------------------------------------
     @property
@@ -207,14 +220,19 @@ class State:
     def update_player(self, seat: int, **changes: Any) -> State:
         return self.with_player(seat, replace(self.players[seat], **changes))
 
-    def head(self) -> Task | None:
+    def head(self) -> Step | None:
         return self.agenda[0] if self.agenda else None
 
-    def push(self, *tasks: Task) -> State:
-        return replace(self, agenda=tuple(tasks) + self.agenda)
+    def push(self, *steps: Step) -> State:
+        """`steps` onto the head of the agenda, the first to be taken next."""
+        return replace(self, agenda=(*steps, *self.agenda))
 
-    def pop(self) -> State:
-        return replace(self, agenda=self.agenda[1:])
+    def with_agenda(self, agenda: tuple[Step, ...]) -> State:
+        return replace(self, agenda=agenda)
+
+    def ended(self) -> State:
+        """The agenda ran out: the match is over (CT-6.2)."""
+        return replace(self, over=True)
 
     def talent_cities(self) -> tuple[str, ...]:
         """The cities holding talent counters, sorted. A Special Character on the board is treated as
@@ -245,7 +263,7 @@ class State:
             "talents": {city: list(items) for city, items in sorted(self.talents.items())},
             "characters": dict(sorted(self.characters.items())),
             "reserve": list(self.reserve),
-            "agenda": [dict(task) for task in self.agenda],
+            "agenda": encode_agenda(self.agenda),
             "lines": [list(line) for line in self.lines],
             "events_left": list(self.events_left),
             "events_drawn": self.events_drawn,
@@ -270,7 +288,7 @@ class State:
             talents={city: tuple(items) for city, items in data["talents"].items()},
             characters=dict(data["characters"]),
             reserve=tuple(data["reserve"]),
-            agenda=tuple(_thaw(task) for task in data["agenda"]),
+            agenda=decode_agenda(data["agenda"]),
             lines=tuple((a, b, c, d, e) for a, b, c, d, e in data["lines"]),
             events_left=tuple(data["events_left"]),
             events_drawn=data["events_drawn"],
@@ -281,7 +299,7 @@ class State:
 
 
 def _thaw(value: Any) -> Any:
-    """JSON lists back to the lists the tasks use (tasks keep lists; no tuples inside tasks)."""
+    """JSON lists back to the lists the event markers use (no tuples inside `marks`)."""
     if isinstance(value, dict):
         return {key: _thaw(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
