@@ -81,7 +81,7 @@ class Server:
     def log_path(self) -> Path:
         return self.data_dir.parent / f"server-{self.port}.log"
 
-    def start(self, timeout: float = 60.0) -> Server:
+    def start(self, timeout: float = 120.0) -> Server:
         """Start the process and wait until it answers /health. A server that exits raises
         ServerExited at once, with its log (a test that expects the exit sees it then), except
         when its port was taken after all by a process that does not reserve ports: that alone is
