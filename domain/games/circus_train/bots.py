@@ -5,9 +5,9 @@ money kept) with a few plain heuristics."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from domain.kernel.contract import Bot
+from domain.kernel.contract import Bot, Ruleset
 
 from .moves import (
     BuyAfterFailure,
@@ -27,9 +27,6 @@ from .moves import (
 from .scoring import performance_level, wage_of
 from .state import State
 from .turn import legal_moves, perform_error
-
-if TYPE_CHECKING:
-    from .rules import CircusTrainRules
 
 
 def _city_value(state: State, seat: int, city: str) -> int:
@@ -109,6 +106,6 @@ def greedy_bot(state: State, seat: int, rng: random.Random) -> Any:
     return moves[choices[rng.randrange(len(choices))]]
 
 
-def bots(rules: CircusTrainRules) -> dict[str, Bot]:
+def bots(rules: Ruleset[State, Any]) -> dict[str, Bot]:
     """The named bots of the game (the ruleset's `bots`): "random" first, as every game has it."""
     return {"random": rules.random_bot, "greedy": greedy_bot}
