@@ -144,13 +144,19 @@ def test_record_conformance(case: Case, tmp_path: Path) -> None:
     other.close()
 
     # Redaction: whatever a seat's log shows differently from the arbiter's is marked redacted,
-    # and never carries the hidden outcome.
+    # and never carries the hidden outcome or move: at most a private move's public part, with
+    # its private fields named and left out.
     full = app.log(match_id, Viewer.arbiter())
     for viewer in [Viewer.spectator(), *(Viewer.of_seat(s) for s in range(case.seats))]:
         for mine, truth in zip(app.log(match_id, viewer), full, strict=True):
             if mine["payload"] != {k: v for k, v in truth["payload"].items() if k != "salt"}:
                 assert mine.get("redacted") is True
-                assert "outcome" not in mine["payload"] and "move" not in mine["payload"]
+                assert "outcome" not in mine["payload"]
+                if "move" in mine["payload"]:
+                    private = mine["payload"]["hidden_fields"]
+                    assert private and mine["payload"]["private"] is True
+                    assert mine["payload"]["move"] == {k: v for k, v in truth["payload"]["move"].items()
+                                                       if k not in private}
     app.close()
 
     # Determinism of the record: the same seed, clock, key and moves give the same record.
