@@ -2,7 +2,8 @@
 
 Variants of the test-only Sealed Bonus that leak in one way each: a view showing every seat's
 bonus cards, a score counting them before final scoring, a refusal naming the pledges so far, and (registered
-for the record tier) a view showing a pledge before the pledges are revealed.
+for the record tier) a view showing a pledge before the pledges are revealed; and a bot that
+reads another seat's pledge.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from domain.kernel import registry
 from domain.kernel.contract import MatchConfig, ScoreLine, ScoreSheet
 from domain.kernel.errors import IllegalMoveError
 from domain.kernel.viewers import Viewer
-from tests.conformance.harness import Case, check_private_move
+from tests.conformance.harness import BlindReport, Case, check_bots_blind, check_private_move
 from tests.conformance.privacy import PrivacyReport, check_private_record
 from tests.support.sealedbonus import Pledge, SealedBonus, SealedBonusOptions, State, Take
 
@@ -97,3 +98,20 @@ def test_the_record_check_catches_a_game_that_shows_a_pledge(tmp_path: Path, mon
     monkeypatch.setitem(registry._REGISTRY, _ShowsPledges.name, _ShowsPledges())
     with pytest.raises(AssertionError, match="sees another state"):
         check_private_record(Case(_ShowsPledges.name, "standard", 2), tmp_path, PrivacyReport())
+
+
+def _copy_a_private_pledge(state: State, seat: int, rng: random.Random) -> Any:
+    """Pledges what an earlier seat pledged this round, which only that seat may know (SB-2.2)."""
+    moves = list(SealedBonus().legal_moves(state, seat))
+    pledged = [pledge for other, pledge in enumerate(state.pledges) if pledge is not None and other != seat]
+    if state.phase == "pledge" and pledged:
+        return Pledge(coins=min(pledged[0], state.coins[seat]))
+    return moves[0]
+
+
+def test_the_bot_check_catches_a_bot_that_reads_a_private_pledge() -> None:
+    report = BlindReport()
+    for seed in range(3):
+        check_bots_blind(Case("test-sealedbonus", "standard", 3), seed=seed, report=report,
+                         bots={"peek": _copy_a_private_pledge})
+    assert report.leaks.get("peek"), report.summary()
