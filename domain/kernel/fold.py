@@ -40,6 +40,7 @@ from .record import (
     Entry,
 )
 from .registry import get_game
+from .viewers import Viewer
 
 UNDO_POLICIES = ("none", "own-turn", "consent", "arbiter-only")
 
@@ -237,7 +238,7 @@ class MatchFold:
         without a salt they could hash every possible move and find the one recorded."""
         return self.decision.secret or self.ruleset.private_choice(self.state, seat, move) is not None
 
-    def private_visible(self, seq: int, viewer: Any, as_of: int | None = None) -> bool:
+    def private_visible(self, seq: int, viewer: Viewer, as_of: int | None = None) -> bool:
         """Whether `viewer` may see the private part of the move recorded at `seq` as of `as_of`
         (default: the head): always for a move that is no private choice, its seat and the
         arbiter; for others only once it was revealed."""
@@ -612,11 +613,14 @@ def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
     state = ruleset.setup(config)
     for index, step in enumerate(prelude):
         before = ruleset.decision(state)
-        if step["kind"] != "chance":
-            choice = ruleset.private_choice(state, step["seat"], ruleset.parse_move(step["data"]))
+        if step["kind"] == "chance":
+            state = ruleset.resolve(state, step["data"])
+        else:
+            move = ruleset.parse_move(step["data"])
+            choice = ruleset.private_choice(state, step["seat"], move)
             if choice is not None:
                 private[index] = (step["seat"], choice.until)
-        state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
+            state = ruleset.apply(state, step["seat"], move)
         if private:
             reached = set(ruleset.reveals(state))
             private = {i: waiting for i, waiting in private.items() if waiting[1] not in reached}
