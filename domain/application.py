@@ -496,7 +496,7 @@ class Ringside(ClassCheckedSave):
             payload: dict[str, Any] = {"seat": seat, "move": fold.ruleset.dump_move(parsed)}
             if claimed_at is not None:
                 payload["claimed_at"] = str(claimed_at)[:40]
-            if fold.decision.secret:
+            if fold.hides_move(seat, parsed):  # a secret or private choice: salted against guessing
                 payload["salt"] = derive_salt(self._seed(match_id), str(match_id), fold.seq + 1)
             main = self._append(match, record.MOVE, actor, payload)
             return main, [main, *self._settle(match)]
@@ -688,7 +688,7 @@ class Ringside(ClassCheckedSave):
                     raise InvalidRequestError(f"seat {seat} is not to act now")
                 move = fold.ruleset.parse_move(ruling.get("move"))
                 payload.update(seat=seat, move=fold.ruleset.dump_move(move))
-                if fold.decision.secret:  # as secret as the seat's own move would have been
+                if fold.hides_move(seat, move):  # as hidden as the seat's own move would have been
                     payload["salt"] = derive_salt(self._seed(match_id), str(match_id), fold.seq + 1)
                 try:
                     fold.ruleset.apply(fold.state, seat, move)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -97,6 +97,33 @@ class Decision:
         if self.chance is not None:
             data["chance"] = {"kind": self.chance.kind}
         return data
+
+
+@dataclass(frozen=True)
+class PrivateChoice:
+    """A move, or named fields of it, that only the seat making it (and an arbiter) may know until
+    the game reveals it: a final bonus card taken face down and kept so until final scoring
+    (RR-21.2), an investment card chosen from a look at the deck into a hidden hand (DR-18.9).
+
+    Unlike a secret simultaneous choice (`Decision.secret`, revealed when the whole group has
+    chosen), a private choice is made on the seat's own turn, the match goes on around it, and
+    the game names when it comes out: `until` is a reveal point, and the choice is revealed at
+    the first step after which `Ruleset.reveals(state)` lists it (at the latest when the match
+    ends, since the seed revealed then makes every salt derivable and the record public).
+
+    `fields` names the move's fields that are private; the rest (the move's `type`, say) is
+    public, so the table knows that a card was taken but not which. None hides the whole move.
+    """
+
+    until: str
+    fields: tuple[str, ...] | None = None
+
+    def public_part(self, move: Mapping[str, Any]) -> dict[str, Any] | None:
+        """What other viewers may see of the move's JSON before the reveal: the move without its
+        private fields, or None when the whole move is private."""
+        if self.fields is None:
+            return None
+        return {key: value for key, value in move.items() if key not in self.fields}
 
 
 @dataclass(frozen=True)
@@ -304,6 +331,26 @@ class Ruleset(ABC, Generic[S, M]):
         """Ranks by total; games with tie-breakers override this."""
         totals = sheet.totals()
         return Result.from_keys(totals, [(total,) for total in totals])
+
+    # ---- private choices -------------------------------------------------------------
+    def private_choice(self, state: S, seat: int, move: M) -> PrivateChoice | None:
+        """Whether `move` by `seat` in `state` (before the move) is a private choice, and which
+        part of it; None (the default) for a move every viewer may see.
+
+        The kernel then salts the move's event (its hash cannot be matched against guesses),
+        shows its private part only to the seat and the arbiter in the log, the live stream and
+        a fork's prelude until the reveal point, and keeps forks and exports of the match sealed
+        as for any hidden information. The game's own `view` must hide the choice's effects the
+        same way (the conformance suite checks both counterfactually: another private choice
+        must look the same to every other viewer until it is revealed)."""
+        return None
+
+    def reveals(self, state: S) -> Collection[str]:
+        """The reveal points (`PrivateChoice.until`) reached in `state`: every private choice
+        waiting for one of them is revealed by the step that led here (final scoring, RR-17.2;
+        a card played from the hand). Called after each step while a choice is still private;
+        a point once reached stays reached. The default names none."""
+        return ()
 
     # ---- persistence ---------------------------------------------------------------
     @abstractmethod

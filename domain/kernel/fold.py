@@ -40,6 +40,7 @@ from .record import (
     Entry,
 )
 from .registry import get_game
+from .viewers import Viewer
 
 UNDO_POLICIES = ("none", "own-turn", "consent", "arbiter-only")
 
@@ -126,6 +127,9 @@ class MatchFold:
         self.secret_reveal: dict[int, int | None] = {}
         self.secret_pending: dict[int, int] = {}
         self.hidden_chance: dict[int, JSON] = {}
+        self.private: dict[int, dict[str, Any]] = {}
+        """Private choices by seq (`Ruleset.private_choice`): the seat, the reveal point it waits
+        for (`until`), its private `fields` (None: the whole move) and the seq that `revealed` it."""
         self.undo: dict[str, UndoRequest] = {}
         self.seed: str | None = None
         self.seat_entropy: dict[int, str] = {}
@@ -227,6 +231,22 @@ class MatchFold:
         move = self.ruleset.parse_move(move_json)
         self.ruleset.validate(self.state, seat, move)
         return move
+
+    def hides_move(self, seat: int, move: Any) -> bool:
+        """Whether a move (a parsed move model) made now must be salted: a secret simultaneous
+        choice, or a private choice of the seat. Its event is shown redacted to other viewers, so
+        without a salt they could hash every possible move and find the one recorded."""
+        return self.decision.secret or self.ruleset.private_choice(self.state, seat, move) is not None
+
+    def private_visible(self, seq: int, viewer: Viewer, as_of: int | None = None) -> bool:
+        """Whether `viewer` may see the private part of the move recorded at `seq` as of `as_of`
+        (default: the head): always for a move that is no private choice, its seat and the
+        arbiter; for others only once it was revealed."""
+        record = self.private.get(seq)
+        if record is None or viewer.sees_all or viewer.is_seat(record["seat"]):
+            return True
+        revealed = record["revealed"]
+        return revealed is not None and revealed <= (self.seq if as_of is None else as_of)
 
     def check_outcome(self, outcome: JSON) -> None:
         """A recorded outcome must be one the pending chance event could have produced."""
@@ -401,6 +421,9 @@ class MatchFold:
     def _on_ended(self, entry: Entry) -> None:
         self.status = "ended"
         self.end = entry.payload
+        # the seed is revealed next, and with it every salt: what is still private comes out now
+        for seq in self._private_pending():
+            self.private[seq] = {**self.private[seq], "revealed": entry.seq}
 
     def _on_entropy_added(self, entry: Entry) -> None:
         """A seat's entropy: public, and part of every later draw's derivation; the game is unchanged."""
@@ -419,11 +442,16 @@ class MatchFold:
         ruleset = self.ruleset
         move = ruleset.parse_move(move_json)
         before, decision = self.state, self.decision
+        choice = ruleset.private_choice(before, seat, move)
         after = ruleset.apply(before, seat, move)
         self.state, self.decision = after, ruleset.decision(after)
         step = GameStep(seq, kind, seat, move_json, secret=decision.secret,
                         barrier=ruleset.undo_barrier(before, after, seat, move))
         self.steps.append(step)
+        if choice is not None:
+            self.private[seq] = {"seat": seat, "until": choice.until, "revealed": None,
+                                 "fields": None if choice.fields is None else list(choice.fields)}
+        self._reveal_private(step)
         if decision.secret:
             self.secret_reveal[seq] = None
             self.secret_pending[seq] = seat
@@ -439,7 +467,28 @@ class MatchFold:
     def _apply_chance(self, seq: int, outcome: JSON) -> None:
         self.state = self.ruleset.resolve(self.state, outcome)
         self.decision = self.ruleset.decision(self.state)
-        self.steps.append(GameStep(seq, "chance", None, outcome, barrier=True))
+        step = GameStep(seq, "chance", None, outcome, barrier=True)
+        self.steps.append(step)
+        self._reveal_private(step)
+
+    def _private_pending(self) -> list[int]:
+        """The effective private choices not revealed yet (a retracted one stays hidden for good,
+        as a retracted secret vote does, unless it is redone)."""
+        return [seq for seq, record in self.private.items()
+                if record["revealed"] is None and seq not in self.retracted]
+
+    def _reveal_private(self, step: GameStep) -> None:
+        """Reveal the private choices whose reveal point the game reached with `step`; revealing
+        another step's choice makes `step` an undo barrier (what was shown cannot be unshown)."""
+        pending = self._private_pending()
+        if not pending:
+            return
+        reached = set(self.ruleset.reveals(self.state))
+        for seq in pending:
+            if self.private[seq]["until"] in reached:
+                self.private[seq] = {**self.private[seq], "revealed": step.seq}
+                if seq != step.seq:
+                    step.barrier = True
 
     def _refold(self) -> None:
         """Rebuild the game state from setup through the prelude and every effective step."""
@@ -464,6 +513,8 @@ class MatchFold:
             "secret_reveal": {str(k): v for k, v in self.secret_reveal.items()},
             "secret_pending": {str(k): v for k, v in self.secret_pending.items()},
             "hidden_chance": {str(k): v for k, v in self.hidden_chance.items()},
+            # only where there are private choices, so snapshots of every other match keep their bytes
+            **({"private": {str(k): v for k, v in self.private.items()}} if self.private else {}),
             "undo": {k: v.to_json() for k, v in self.undo.items()},
             "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
             "last_at": self.last_at, "created_at": self.created_at,
@@ -500,6 +551,7 @@ class MatchFold:
         fold.secret_reveal = {int(k): v for k, v in data["secret_reveal"].items()}
         fold.secret_pending = {int(k): v for k, v in data["secret_pending"].items()}
         fold.hidden_chance = {int(k): v for k, v in data["hidden_chance"].items()}
+        fold.private = {int(k): v for k, v in data.get("private", {}).items()}
         fold.undo = {k: UndoRequest.from_json(v) for k, v in data["undo"].items()}
         fold.seed, fold.penalties = data["seed"], data["penalties"]
         fold.status, fold.end = data["status"], data["end"]
@@ -521,6 +573,7 @@ class MatchFold:
         clone.secret_reveal = dict(self.secret_reveal)
         clone.secret_pending = dict(self.secret_pending)
         clone.hidden_chance = dict(self.hidden_chance)
+        clone.private = dict(self.private)
         clone.undo = dict(self.undo)
         clone.penalties = list(self.penalties)
         clone.signing_keys = set(self.signing_keys)
@@ -552,13 +605,25 @@ def entropy_actor_problem(seat: Any, actor: Any) -> str | None:
 def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
                        prelude: list[dict[str, Any]]) -> dict[int, list[int]]:
     """The hidden steps of a fork's prelude (by index) and the seats that may see each: a draw
-    face down or into one seat's hand, and a secret move whose group had not completed."""
+    face down or into one seat's hand, a secret move whose group had not completed, and a private
+    choice not revealed by the end of the prelude (hidden whole: the prelude shows no part of it)."""
     hidden: dict[int, list[int]] = {}
     pending: dict[int, int] = {}
+    private: dict[int, tuple[int, str]] = {}
     state = ruleset.setup(config)
     for index, step in enumerate(prelude):
         before = ruleset.decision(state)
-        state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
+        if step["kind"] == "chance":
+            state = ruleset.resolve(state, step["data"])
+        else:
+            move = ruleset.parse_move(step["data"])
+            choice = ruleset.private_choice(state, step["seat"], move)
+            if choice is not None:
+                private[index] = (step["seat"], choice.until)
+            state = ruleset.apply(state, step["seat"], move)
+        if private:
+            reached = set(ruleset.reveals(state))
+            private = {i: waiting for i, waiting in private.items() if waiting[1] not in reached}
         if step["kind"] == "chance":
             spec = before.chance
             if spec is not None and spec.visible_to != "all":
@@ -568,6 +633,7 @@ def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
             if secret_group_complete(before, ruleset.decision(state), set(pending.values())):
                 pending = {}
     hidden.update({index: [seat] for index, seat in pending.items()})
+    hidden.update({index: [seat] for index, (seat, _) in private.items()})
     return hidden
 
 

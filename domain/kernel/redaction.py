@@ -1,8 +1,11 @@
 """Redaction of recorded events for a viewer: the log shows each viewer only what it may know.
 
-Two kinds of entry can carry hidden information, and the kernel handles both for every game:
+Three kinds of entry can carry hidden information, and the kernel handles them for every game:
 - a secret simultaneous move (or an arbiter's illegal-move-stands ruling that makes it) stays
   hidden from other seats until the whole group has chosen;
+- a private choice (`Ruleset.private_choice`: the whole move, or named fields of it) stays hidden
+  from everyone but its seat until the game reaches the point that reveals it (or the match ends);
+  a partly private move shows its public fields and names the hidden ones (`hidden_fields`);
 - a chance outcome drawn face down (or into one seat's hand) stays hidden from everyone else.
 A fork's created event replays its parent's steps (the prelude): the same rules apply to each
 of them, and the event is salted when it has a prelude.
@@ -35,6 +38,16 @@ def _move_visible(fold: MatchFold, seq: int, seat: int, viewer: Viewer, as_of: i
     return revealed is not None and revealed <= as_of
 
 
+def _private_payload(payload: dict[str, Any], fields: list[str] | None, head: dict[str, Any]) -> dict[str, Any]:
+    """A private move's payload as others see it before the reveal: `head` (seat, ruling), the
+    move's public part when only some fields are private, and the marks saying so."""
+    shown = {**head, "hidden": True, "private": True}
+    if fields is not None:
+        shown["move"] = {key: value for key, value in payload["move"].items() if key not in fields}
+        shown["hidden_fields"] = list(fields)
+    return shown
+
+
 def redact(entry: Entry, fold: MatchFold, viewer: Viewer, as_of: int | None = None) -> dict[str, Any]:
     """The entry as JSON for `viewer`, judged by what is known at `as_of` (default: the head)."""
     data = entry.to_json()
@@ -48,6 +61,11 @@ def redact(entry: Entry, fold: MatchFold, viewer: Viewer, as_of: int | None = No
             not _move_visible(fold, entry.seq, payload["seat"], viewer, as_of):
         # an arbiter's illegal-move-stands during a secret choice is that seat's secret move
         payload = {"ruling": payload["ruling"], "seat": payload["seat"], "hidden": True}
+        hidden = True
+    elif entry.kind in (MOVE, RULING) and "move" in payload and not fold.private_visible(entry.seq, viewer, as_of):
+        head = {"seat": payload["seat"]} if entry.kind == MOVE else \
+            {"ruling": payload["ruling"], "seat": payload["seat"]}
+        payload = _private_payload(payload, fold.private[entry.seq]["fields"], head)
         hidden = True
     elif entry.kind == CHANCE and not _chance_visible(fold, entry.seq, viewer):
         payload = {"kind": payload["kind"], "hidden": True}

@@ -473,11 +473,11 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
             raise _Failed(Divergence("legality", "a player moved for another seat", seq=seq,
                                      expected=payload.get("seat"), actual=actor.get("seat")))
         try:
-            fold.check_move(payload["seat"], payload["move"])
+            move = fold.check_move(payload["seat"], payload["move"])
         except RingsideError as error:
             raise _Failed(Divergence("legality", error.message, seq=seq, rule=getattr(error, "rule", None),
                                      expected="a legal move", actual=payload["move"])) from None
-        if seed is not None and fold.decision.secret:
+        if seed is not None and fold.hides_move(payload["seat"], move):
             _check_salt(fold, entry, seed)
         _count(report, "legality")
     elif entry.kind == CHANCE:
@@ -499,7 +499,7 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
             raise _Failed(Divergence("ruling", "a ruling not made by an arbiter", seq=seq,
                                      expected="arbiter", actual=entry.actor.get("kind")))
         _check_ruling(fold, entry)
-        if seed is not None and payload.get("ruling") == "illegal-move-stands" and fold.decision.secret:
+        if seed is not None and payload.get("ruling") == "illegal-move-stands" and _forced_move_hidden(fold, payload):
             _check_salt(fold, entry, seed)
         _count(report, "ruling")
     elif entry.kind == ENDED:
@@ -531,6 +531,17 @@ def _check_rotation(fold: MatchFold, entry: Entry, keys: dict[str, str]) -> None
         problem = "a key rotation not made by the recording server"
     if problem is not None:
         raise _Failed(Divergence("signature", problem, seq=entry.seq, actual=payload))
+
+
+def _forced_move_hidden(fold: MatchFold, payload: dict[str, Any]) -> bool:
+    """Whether an illegal-move-stands ruling records a secret or private choice (salted as the
+    seat's own move would have been); a move that does not parse is reported when it is folded."""
+    if fold.decision.secret:
+        return True
+    try:
+        return fold.hides_move(payload["seat"], fold.ruleset.parse_move(payload.get("move")))
+    except (RingsideError, KeyError, TypeError):
+        return False
 
 
 def _check_salt(fold: MatchFold, entry: Entry, seed: str) -> None:

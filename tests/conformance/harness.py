@@ -1,10 +1,11 @@
 """The conformance harness: checks every registered game against the ruleset contract.
 
 Engine tier (pure, many seeds): bots play whole matches; every step checks that legal moves
-validate, random illegal moves are refused with a rule ID, apply never mutates its input, states
-survive encode/decode, hidden draws and secret choices do not change what other viewers see
-(a counterfactual check: the same view must come out of every possible hidden outcome), and the
-match ends within the ruleset's bound. Bots decide from their seat's view only: the same kind of
+validate, random illegal moves are refused citing a rule the game has a text for, apply never
+mutates its input, states survive encode/decode, hidden draws, secret choices and private choices
+do not change what other viewers see (a counterfactual check: the same view, decision, scores and
+refusals must come out of every possible hidden outcome or choice), and the match ends within the
+ruleset's bound. Bots decide from their seat's view only: the same kind of
 counterfactual, replayed to later decision points, must not change any bot's move
 (`check_bots_blind`). Record tier (through the application, few seeds): see
 test_record_conformance.py.
@@ -20,10 +21,11 @@ from typing import Any
 
 from domain.kernel.canonical import digest
 from domain.kernel.chance import derive_outcome
-from domain.kernel.contract import Bot, ChanceSpec, Decision, MatchConfig, Ruleset, ScoreSheet
+from domain.kernel.contract import Bot, ChanceSpec, Decision, MatchConfig, PrivateChoice, Ruleset, ScoreSheet
 from domain.kernel.errors import IllegalMoveError, MalformedMoveError, RingsideError
 from domain.kernel.fold import secret_group_complete
 from domain.kernel.registry import all_games
+from domain.kernel.rule_texts import kernel_rule_book
 from domain.kernel.viewers import Viewer
 
 RULE_ID = re.compile(r"^[A-Z]{2}-\d+\.\d+$|^[A-Z]{2,4}-[\w.-]+$")
@@ -116,9 +118,35 @@ def other_outcomes(spec: ChanceSpec, outcome: Any, limit: int = 3) -> list[Any]:
 
 
 def other_moves(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: Any, limit: int = 1) -> list[Any]:
-    """The first few other legal moves of `seat`: the counterfactuals of a secret choice."""
+    """The first few other legal moves of `seat`: the counterfactuals of a secret choice, and of a
+    private one those with the same public part (`other_private_moves`)."""
+    if ruleset.private_choice(before, seat, move) is not None:
+        return other_private_moves(ruleset, before, seat, move, limit)
     chosen = ruleset.dump_move(move)
     return [alt for alt in ruleset.legal_moves(before, seat) if ruleset.dump_move(alt) != chosen][:limit]
+
+
+def other_private_moves(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: Any,
+                        limit: int | None = None) -> list[Any]:
+    """The other legal moves of `seat` that look the same as `move` to every other viewer until
+    its reveal: private choices of the same kind (the same reveal point and private fields) whose
+    public part is the same. A private bonus card's alternatives are the other cards; a whole
+    private move's, every other private move."""
+    choice = ruleset.private_choice(before, seat, move)
+    assert choice is not None, "only a private choice has private alternatives"
+    chosen = ruleset.dump_move(move)
+    found = []
+    for alt in ruleset.legal_moves(before, seat):
+        dumped = ruleset.dump_move(alt)
+        if dumped != chosen and ruleset.private_choice(before, seat, alt) == choice \
+                and choice.public_part(dumped) == choice.public_part(chosen):
+            found.append(alt)
+    return found if limit is None else found[:limit]
+
+
+def rule_ids(ruleset: Ruleset[Any, Any]) -> set[str]:
+    """Every rule ID the game may cite: those it ships a text for, and the kernel's own."""
+    return set(ruleset.rule_texts().rules) | set(kernel_rule_book().rules)
 
 
 def check_hidden_draw(ruleset: Ruleset[Any, Any], before: Any, spec: ChanceSpec, outcome: Any,
@@ -149,6 +177,58 @@ def check_secret_move(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: 
         break
 
 
+def _refusals(ruleset: Ruleset[Any, Any], state: Any, seat: int, candidates: list[Any]) -> list[str | None]:
+    """How the engine answers each candidate move of `seat` in `state`: None when it is legal,
+    else the rule and reason it gives (which must not depend on what `seat` may not know)."""
+    answers: list[str | None] = []
+    for candidate in candidates:
+        try:
+            ruleset.validate(state, seat, ruleset.parse_move(candidate))
+        except RingsideError as error:
+            answers.append(f"{getattr(error, 'rule', None)}: {error}")
+        else:
+            answers.append(None)
+    return answers
+
+
+def check_private_move(ruleset: Ruleset[Any, Any], before: Any, seat: int, move: Any, after: Any,
+                       seats: int, rng: random.Random) -> int:
+    """Until a private choice is revealed, no other viewer can tell it from the seat's other
+    private choices of the same kind: the same view, the same decision (prompt included), the
+    same scores, and the same answers to the next acting seat's moves, legal and illegal (an error
+    message must not name another seat's private card). Returns the alternatives compared."""
+    choice = ruleset.private_choice(before, seat, move)
+    assert isinstance(choice, PrivateChoice)
+    if choice.until in set(ruleset.reveals(after)):
+        return 0  # revealed by its own step: nothing stays private
+    compared = 0
+    decision = ruleset.decision(after)
+    acting = [other for other in decision.seats if other != seat] if decision.chance is None else []
+    probes: dict[int, list[Any]] = {}
+    for other_seat in acting:
+        legal = [ruleset.dump_move(m) for m in ruleset.legal_moves(after, other_seat)]
+        probes[other_seat] = legal[:20] + (_mutations(legal[rng.randrange(len(legal))], rng) if legal else [])
+    for alternative in other_private_moves(ruleset, before, seat, move, limit=3):
+        other = ruleset.apply(before, seat, alternative)
+        assert choice.until not in set(ruleset.reveals(other)), "an alternative private choice revealed itself"
+        for viewer in viewers(seats):
+            if viewer.is_seat(seat):
+                continue
+            assert ruleset.view(after, viewer) == ruleset.view(other, viewer), (
+                f"{viewer} can tell seat {seat}'s private choice {ruleset.dump_move(move)} from "
+                f"{ruleset.dump_move(alternative)} before {choice.until!r}")
+        assert ruleset.decision(after).to_json() == ruleset.decision(other).to_json(), (
+            f"the decision after seat {seat}'s private choice depends on it")
+        assert ruleset.score(after).to_json() == ruleset.score(other).to_json(), (
+            f"the scores show seat {seat}'s private choice before {choice.until!r}")
+        for other_seat, candidates in probes.items():
+            assert _refusals(ruleset, after, other_seat, candidates) == \
+                _refusals(ruleset, other, other_seat, candidates), (
+                f"seat {other_seat}'s moves are answered differently depending on seat {seat}'s private choice")
+        compared += 1
+    return compared
+
+
 def play_checked(case: Case, seed: int, deep_every: int = 7, cited: set[str] | None = None) -> tuple[str, int]:
     """Play one match with random bots and every engine-level check; returns (final hash, steps).
 
@@ -165,7 +245,9 @@ def play_checked(case: Case, seed: int, deep_every: int = 7, cited: set[str] | N
         decision = ruleset.decision(state)
         if decision.over:
             sheet = ruleset.score(state)
-            assert all(RULE_ID.match(line.rule) or line.rule for line in sheet.lines)
+            known = rule_ids(ruleset)
+            unknown = sorted({line.rule for line in sheet.lines if line.rule not in known})
+            assert not unknown, f"score lines cite rules {unknown}, which {case.game} has no text for"
             result = ruleset.result(state, sheet)
             assert sorted(set(result.ranks))[0] == 1
             if cited is not None:
@@ -214,6 +296,8 @@ def play_checked(case: Case, seed: int, deep_every: int = 7, cited: set[str] | N
             assert ruleset.state_hash(state) == before_hash, "apply mutated its input state"
             if decision.secret:
                 check_secret_move(ruleset, state, seat, move, after, config.seats)
+        if ruleset.private_choice(state, seat, move) is not None:
+            check_private_move(ruleset, state, seat, move, after, config.seats, rng)
         state = after
     raise AssertionError(f"{case} did not end within max_events={bound}")
 
@@ -226,6 +310,10 @@ def _cite_sheet(cited: set[str], sheet: ScoreSheet) -> None:
 
 def _check_illegal(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Any], legal_keys: set[str],
                    acting: tuple[int, ...], seats: int, rng: random.Random, cited: set[str] | None = None) -> None:
+    """Every plausible wrong move that parses is refused as an IllegalMoveError citing a rule the
+    game has a text for, with a reason: a refusal by any other error, or naming an unknown or
+    mistyped rule, is a refusal the user cannot look up."""
+    known = rule_ids(ruleset)
     sample = ruleset.dump_move(legal[rng.randrange(len(legal))])
     for candidate in _mutations(sample, rng):
         try:
@@ -238,13 +326,15 @@ def _check_illegal(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: lis
             ruleset.validate(state, seat, move)
         except IllegalMoveError as error:
             assert RULE_ID.match(error.rule), f"illegal move refused without a rule ID: {error.rule!r}"
+            assert error.rule in known, f"illegal move refused citing {error.rule!r}, which has no rule text"
             assert error.reason, "illegal move refused without a reason"
             if cited is not None:
                 cited.add(error.rule)
                 cited.update(CITED_IN_TEXT.findall(error.reason))
             continue
-        except RingsideError:
-            continue
+        except RingsideError as error:
+            raise AssertionError(f"{candidate!r} refused as {type(error).__name__} ({error}), "
+                                 "not as an illegal move citing its rule") from None
         raise AssertionError(f"validate accepted {candidate!r}, which legal_moves does not list")
 
 
@@ -290,15 +380,18 @@ Choose = Callable[[int, Any, Decision], Any]
 """What step `index` of a replay does, given the state and decision reached there."""
 
 
-def hidden_from(trail: list[Step], pending: dict[int, int], seat: int) -> list[int]:
+def hidden_from(trail: list[Step], pending: dict[int, int], seat: int,
+                private: Mapping[int, tuple[int, str]] | None = None) -> list[int]:
     """Indices of the steps `seat` may not know: chance drawn face down or into another seat's
-    hand (the same rule as the view check), and other seats' choices in a secret group that is
-    still open (`pending`, kept as the kernel's fold keeps it)."""
+    hand (the same rule as the view check), other seats' choices in a secret group that is
+    still open (`pending`, kept as the kernel's fold keeps it), and other seats' private choices
+    not revealed yet (`private`: index -> seat and reveal point)."""
     viewer = Viewer.of_seat(seat)
     drawn = [index for index, step in enumerate(trail) if step.seat is None
              and step.decision.chance is not None and not _may_see(step.decision.chance, viewer)]
     chosen = [index for index, other in pending.items() if other != seat]
-    return sorted(drawn + chosen)
+    kept = [index for index, (other, _) in (private or {}).items() if other != seat and index not in pending]
+    return sorted(drawn + chosen + kept)
 
 
 def replay(ruleset: Ruleset[Any, Any], trail: list[Step], start: int, choose: Choose) -> Any | None:
@@ -339,6 +432,8 @@ def _redrawn(ruleset: Ruleset[Any, Any], trail: list[Step], hidden: set[int], rn
             return decision.chance.pick(rng.randrange(decision.chance.total_weight()))
         seat = trail[index].seat
         moves = list(ruleset.legal_moves(state, seat)) if seat is not None else []
+        if seat is not None and ruleset.private_choice(state, seat, trail[index].data) is not None:
+            moves = [trail[index].data, *other_private_moves(ruleset, state, seat, trail[index].data)]
         return moves[rng.randrange(len(moves))] if moves else trail[index].data
     return choose
 
@@ -374,11 +469,13 @@ class _Blind:
     depth: int
     trail: list[Step] = field(default_factory=list)
     pending: dict[int, int] = field(default_factory=dict)
+    private: dict[int, tuple[int, str]] = field(default_factory=dict)
     known: set[int] = field(default_factory=set)
 
     def hidden(self, seat: int) -> list[int]:
         """The latest `depth` steps still hidden from `seat`."""
-        return [index for index in hidden_from(self.trail, self.pending, seat) if index not in self.known][-self.depth:]
+        return [index for index in hidden_from(self.trail, self.pending, seat, self.private)
+                if index not in self.known][-self.depth:]
 
     def check(self, state: Any, seat: int, hidden: list[int], bot_seed: int) -> None:
         """Every bot must choose the same move, with the same generator seed, in every
@@ -418,13 +515,23 @@ class _Blind:
         """Take one step (keeping it for replays) and return the state after it."""
         self.trail.append(Step(state, decision, seat, data))
         if seat is None:
-            return self.ruleset.resolve(state, data)
+            return self._revealing(self.ruleset.resolve(state, data))
+        choice = self.ruleset.private_choice(state, seat, data)
         after = self.ruleset.apply(state, seat, data)
+        if choice is not None:
+            self.private[len(self.trail) - 1] = (seat, choice.until)
         if decision.secret:
             self.pending[len(self.trail) - 1] = seat
             if secret_group_complete(decision, self.ruleset.decision(after), set(self.pending.values())):
                 self.pending = {}
-        return after
+        return self._revealing(after)
+
+    def _revealing(self, state: Any) -> Any:
+        """Drop the private choices that `state` reveals (as the kernel's fold does)."""
+        if self.private:
+            reached = set(self.ruleset.reveals(state))
+            self.private = {index: kept for index, kept in self.private.items() if kept[1] not in reached}
+        return state
 
 
 def check_bots_blind(case: Case, seed: int, report: BlindReport, every: int = 1, depth: int = 2,

@@ -31,7 +31,7 @@ def test_installed_games_are_the_entry_points_including_the_test_plugin() -> Non
     assert bare.stdout.strip() == "['carcassonne', 'circus-train']"  # make run never serves the test game
     with_plugin = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                                  env={"PYTHONPATH": PYTHONPATH})
-    assert with_plugin.stdout.strip() == "['carcassonne', 'circus-train', 'test-dicevote']"
+    assert with_plugin.stdout.strip() == "['carcassonne', 'circus-train', 'test-dicevote', 'test-sealedbonus']"
 
 
 def _plugin(tmp_path: Path, name: str, value: str) -> Path:
