@@ -118,6 +118,11 @@ class Narrator:
             return text
         if kind == "move":
             who = self.seat(p.get("seat"))
+            if p.get("hidden") and p.get("private"):
+                if p.get("hidden_fields") and isinstance(p.get("move"), dict):
+                    fields = ", ".join(str(name) for name in p["hidden_fields"])
+                    return f"{who} plays {move_text(p.get('move'))}, keeping {fields} private (shown later)"
+                return f"{who} makes a private choice (shown later, as the game says)"
             if p.get("hidden"):
                 return f"{who} makes a secret choice (hidden until every seat has chosen)"
             return f"{who} plays {move_text(p.get('move'))}"

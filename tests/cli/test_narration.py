@@ -150,3 +150,15 @@ def test_actors_are_named_as_people_say_them() -> None:
     assert actor_text({"kind": "arbiter", "name": "root"}, summary) == "arbiter root"
     assert actor_text({"kind": "seat", "seat": 0}, summary) == "seat 0 (Ann)"
     assert actor_text({"kind": "seat", "seat": 0}) == "seat 0"
+
+
+def test_a_private_choice_is_told_as_shown_later_with_its_public_part() -> None:
+    from replay_cli.render.narrate import Narrator
+
+    narrator = Narrator({"game": "test-sealedbonus", "seats": [{"seat": 0, "player": "Ann"}]})
+    whole = {"seq": 5, "kind": "move", "actor": {"kind": "seat", "seat": 0},
+             "payload": {"seat": 0, "hidden": True, "private": True}}
+    part = {"seq": 6, "kind": "move", "actor": {"kind": "seat", "seat": 0},
+            "payload": {"seat": 0, "hidden": True, "private": True, "move": {"type": "keep"}, "hidden_fields": ["card"]}}
+    assert narrator.sentence(whole) == "seat 0 (Ann) makes a private choice (shown later, as the game says)"
+    assert narrator.sentence(part) == "seat 0 (Ann) plays keep, keeping card private (shown later)"
