@@ -159,6 +159,7 @@ def test_a_private_choice_is_told_as_shown_later_with_its_public_part() -> None:
     whole = {"seq": 5, "kind": "move", "actor": {"kind": "seat", "seat": 0},
              "payload": {"seat": 0, "hidden": True, "private": True}}
     part = {"seq": 6, "kind": "move", "actor": {"kind": "seat", "seat": 0},
-            "payload": {"seat": 0, "hidden": True, "private": True, "move": {"type": "keep"}, "hidden_fields": ["card"]}}
+            "payload": {"seat": 0, "hidden": True, "private": True, "move": {"type": "keep"},
+                        "hidden_fields": ["card"]}}
     assert narrator.sentence(whole) == "seat 0 (Ann) makes a private choice (shown later, as the game says)"
     assert narrator.sentence(part) == "seat 0 (Ann) plays keep, keeping card private (shown later)"
