@@ -444,7 +444,10 @@ class Agenda(Generic[S, M]):
             assert spec is not None, f"{step!r} has nothing to draw: advance() passes such steps over"
             return Decision.of_chance(spec, prompt=row.prompt or spec.kind)
         if isinstance(row, Choice):
-            return Decision.to_move(*row.owners(state, step), prompt=row.prompt or step.kind, secret=row.secret)
+            owners = row.owners(state, step)
+            if not owners:
+                raise AgendaError(f"{step!r} waits for a decision of nobody: its row's needed() should say so")
+            return Decision.to_move(*owners, prompt=row.prompt or step.kind, secret=row.secret)
         raise AgendaError(f"{step!r} runs by itself: advance() before asking for the decision")
 
     def legal_moves(self, state: S, seat: int) -> list[M]:
