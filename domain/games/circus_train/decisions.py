@@ -59,10 +59,6 @@ REWARDS: tuple[Literal["reputation", "vp"], ...] = ("reputation", "vp")
 FAMOUS: tuple[Literal["clown", "acrobat"], ...] = ("clown", "acrobat")
 
 
-def always(state: State, step: Step) -> bool:
-    return True
-
-
 def nothing(state: State, seat: int, step: Step, move: object) -> None:
     """A decision whose moves need no check beyond their type (a claim or a pass)."""
 
