@@ -168,26 +168,20 @@ class Step(Mapping[str, JSON]):
 
 
 def _freeze(value: Any) -> JSON:
-    if value is None or isinstance(value, bool):
-        return value
-    if isinstance(value, int):
-        return value if type(value) is int else int(value)
-    if isinstance(value, str):
-        return value if value.isascii() else normalize(value)
+    """A field value as a step keeps it: containers frozen, scalars as canonical JSON has them."""
     if isinstance(value, Step):
         return value
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(item) for item in value)
     if isinstance(value, Mapping):
-        frozen: dict[str, JSON] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise NotCanonicalError(f"object keys must be strings, not {key!r}")
-            frozen[normalize(key)] = _freeze(item)
-        return MappingProxyType(frozen)
-    if isinstance(value, float):
-        raise NotCanonicalError(f"floats are not allowed in a step: {value!r}")
-    raise NotCanonicalError(f"{type(value).__name__} is not a JSON value")
+        return MappingProxyType({_key(key): _freeze(item) for key, item in value.items()})
+    return normalize(value)  # text in NFC, an integer, a boolean or null; a float or anything else refused
+
+
+def _key(key: Any) -> str:
+    if not isinstance(key, str):
+        raise NotCanonicalError(f"object keys must be strings, not {key!r}")
+    return str(normalize(key))
 
 
 def _thaw(value: Any) -> JSON:
@@ -444,7 +438,10 @@ class Agenda(Generic[S, M]):
             assert spec is not None, f"{step!r} has nothing to draw: advance() passes such steps over"
             return Decision.of_chance(spec, prompt=row.prompt or spec.kind)
         if isinstance(row, Choice):
-            return Decision.to_move(*row.owners(state, step), prompt=row.prompt or step.kind, secret=row.secret)
+            owners = row.owners(state, step)
+            if not owners:
+                raise AgendaError(f"{step!r} waits for a decision of nobody: its row's needed() should say so")
+            return Decision.to_move(*owners, prompt=row.prompt or step.kind, secret=row.secret)
         raise AgendaError(f"{step!r} runs by itself: advance() before asking for the decision")
 
     def legal_moves(self, state: S, seat: int) -> list[M]:

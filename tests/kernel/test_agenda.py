@@ -527,6 +527,9 @@ def test_a_secret_vote_of_everyone_at_once() -> None:
     assert MACHINE.decision(state).seats == (0, 2) and MACHINE.legal_moves(state, 1) == []
     with pytest.raises(IllegalMoveError, match="waiting for seats 0, 2"):
         MACHINE.validate(state, 1, Vote(choice="low"))
+    nobody = replace(state, votes=("low", "high", "low"))
+    with pytest.raises(AgendaError, match="decision of nobody"):
+        MACHINE.decision(nobody)
     state = MACHINE.apply(MACHINE.apply(state, 0, Vote(choice="high")), 2, Vote(choice="low"))
     assert state.over and state.points == (1, 1, 0)
 

@@ -20,6 +20,7 @@ from domain.kernel.canonical import JSON
 from domain.kernel.errors import IllegalMoveError
 
 from . import events as ev
+from . import moves as mv
 from .board import (
     add_city_talents,
     change_reputation,
@@ -50,34 +51,12 @@ from .limits import (
     untried_here,
     validate_replay_cost,
 )
-from .moves import (
-    BuyAfterFailure,
-    BuyFromPool,
-    ChooseStart,
-    ClaimCharacter,
-    Hire,
-    KeepTalent,
-    LongSteal,
-    Pass,
-    Perform,
-    PickTalent,
-    PlayCard,
-    PocketWages,
-    RestBonus,
-    SendFired,
-    Steal,
-    UseSam,
-)
 from .scoring import gain_vp, owns_power, performance_level, wage_of
 from .state import State, add_sorted, multiset_contains, remove_many, remove_one, sorted_tuple
 
 Source = Literal["hand", "replay", "eddie"]
 REWARDS: tuple[Literal["reputation", "vp"], ...] = ("reputation", "vp")
 FAMOUS: tuple[Literal["clown", "acrobat"], ...] = ("clown", "acrobat")
-
-
-def always(state: State, step: Step) -> bool:
-    return True
 
 
 def nothing(state: State, seat: int, step: Step, move: object) -> None:
@@ -97,11 +76,11 @@ def _spend_sam(state: State, seat: int) -> State:
 
 def pick_moves(state: State, seat: int, step: Step) -> list[object]:
     types = state.catalog.components.constants.starting_pick_types
-    return [PickTalent(talent=t) for t in types if state.pool.get(t, 0) > 0]
+    return [mv.PickTalent(talent=t) for t in types if state.pool.get(t, 0) > 0]
 
 
 def validate_pick(state: State, seat: int, step: Step, move: object) -> None:
-    assert isinstance(move, PickTalent)
+    assert isinstance(move, mv.PickTalent)
     if move.talent not in state.catalog.components.constants.starting_pick_types:
         raise IllegalMoveError(
             "CT-5.14",
@@ -112,7 +91,7 @@ def validate_pick(state: State, seat: int, step: Step, move: object) -> None:
 
 
 def apply_pick(state: State, seat: int, step: Step, move: object) -> State:
-    assert isinstance(move, PickTalent)
+    assert isinstance(move, mv.PickTalent)
     state = take_from_pool(state, move.talent)
     state = gain_talent(state, seat, move.talent)
     if step["left"] > 1:
@@ -124,42 +103,42 @@ def apply_pick(state: State, seat: int, step: Step, move: object) -> State:
 
 
 def start_moves(state: State, seat: int, step: Step) -> list[object]:
-    return [ChooseStart(city=c) for c in state.catalog.start_cities]
+    return [mv.ChooseStart(city=c) for c in state.catalog.start_cities]
 
 
 def validate_start(state: State, seat: int, step: Step, move: object) -> None:
-    assert isinstance(move, ChooseStart)
+    assert isinstance(move, mv.ChooseStart)
     if move.city not in state.catalog.start_cities:
         raise IllegalMoveError("CT-5.20", f"trains start in {', '.join(state.catalog.start_cities)}")
 
 
 def apply_start(state: State, seat: int, step: Step, move: object) -> State:
-    assert isinstance(move, ChooseStart)
+    assert isinstance(move, mv.ChooseStart)
     return state.update_player(seat, city=move.city)
 
 
 # ---- turn: play (or replay) an action card, pocket wages, or spend Sam (CT-7.2, CT-19.4) ----------
 
 
-def _card_moves(state: State, seat: int, card_id: str, source: Source) -> list[PlayCard]:
+def _card_moves(state: State, seat: int, card_id: str, source: Source) -> list[mv.PlayCard]:
     catalog = state.catalog
     card = catalog.cards[card_id]
     player = state.players[seat]
     assert player.city is not None
-    moves: list[PlayCard] = []
+    moves: list[mv.PlayCard] = []
     if card.effect == "basic_transit":
         fewest, most = allowance(state, seat, card)
         for path in destinations(state, player.city, most, fewest):
-            moves.append(PlayCard(card=card_id, path=path, option="move", source=source))
+            moves.append(mv.PlayCard(card=card_id, path=path, option="move", source=source))
         if perform_hire_possible(state, seat):
-            moves.append(PlayCard(card=card_id, option="perform_hire", source=source))
+            moves.append(mv.PlayCard(card=card_id, option="perform_hire", source=source))
         if state.advanced and player.money >= catalog.components.constants.parade_cost:
             for reward in REWARDS:
-                moves.append(PlayCard(card=card_id, option="parade", parade_reward=reward, source=source))
+                moves.append(mv.PlayCard(card=card_id, option="parade", parade_reward=reward, source=source))
         return moves
     _, most = allowance(state, seat, card)
     for path in destinations(state, player.city, most):
-        moves.append(PlayCard(card=card_id, path=path, source=source))
+        moves.append(mv.PlayCard(card=card_id, path=path, source=source))
     return moves
 
 
@@ -178,9 +157,9 @@ def turn_moves(state: State, seat: int, step: Step) -> list[object]:
         low, _ = rep_bounds(state)
         if not state.solitaire and state.month.name in catalog.components.constants.pocket_months:
             for bills in range(1, player.reputation - low + 1):
-                moves.append(PocketWages(bills=bills))
+                moves.append(mv.PocketWages(bills=bills))
         if owns_power(state, seat, "free_hire") is not None:
-            moves.append(UseSam())
+            moves.append(mv.UseSam())
     if owns_power(state, seat, "free_replay") is not None:
         for card_id in sorted(set(player.discard)):
             moves.extend(_card_moves(state, seat, card_id, "eddie"))
@@ -188,19 +167,19 @@ def turn_moves(state: State, seat: int, step: Step) -> list[object]:
 
 
 def validate_turn(state: State, seat: int, step: Step, move: object) -> None:
-    if isinstance(move, PlayCard):
+    if isinstance(move, mv.PlayCard):
         _validate_play(state, seat, move)
-    elif isinstance(move, PocketWages):
+    elif isinstance(move, mv.PocketWages):
         _validate_pocket(state, seat, move)
     else:
-        assert isinstance(move, UseSam)
+        assert isinstance(move, mv.UseSam)
         if not state.advanced:
             raise IllegalMoveError("CT-21.13", "Smuggler Sam gives reputation only in the advanced game")
         if owns_power(state, seat, "free_hire") is None:
             raise IllegalMoveError("CT-21.13", "you do not own Smuggler Sam")
 
 
-def _validate_play(state: State, seat: int, move: PlayCard) -> None:
+def _validate_play(state: State, seat: int, move: mv.PlayCard) -> None:
     catalog = state.catalog
     player = state.players[seat]
     card = catalog.cards.get(move.card)
@@ -256,7 +235,7 @@ def _validate_play(state: State, seat: int, move: PlayCard) -> None:
     check_path(state, seat, card, move.path)
 
 
-def _validate_pocket(state: State, seat: int, move: PocketWages) -> None:
+def _validate_pocket(state: State, seat: int, move: mv.PocketWages) -> None:
     if not state.advanced:
         raise IllegalMoveError("CT-19.4", "pocketing wages belongs to the advanced game")
     if state.solitaire:
@@ -272,19 +251,19 @@ def _validate_pocket(state: State, seat: int, move: PocketWages) -> None:
 
 
 def apply_turn(state: State, seat: int, step: Step, move: object) -> State:
-    if isinstance(move, UseSam):  # A-33: Sam is spent instead of nothing; the turn is still to play
+    if isinstance(move, mv.UseSam):  # A-33: Sam is spent instead of nothing; the turn is still to play
         state = _spend_sam(state, seat)
         return change_reputation(state.push(step), seat, +1)
-    if isinstance(move, PocketWages):
+    if isinstance(move, mv.PocketWages):
         constants = state.catalog.components.constants
         state = state.update_player(seat, money=state.players[seat].money + move.bills * constants.pocket_bill)
         state = change_reputation(state, seat, -move.bills)
         return state.push(Step("end_turn", seat=seat))
-    assert isinstance(move, PlayCard)
+    assert isinstance(move, mv.PlayCard)
     return _apply_play(state, seat, move)
 
 
-def _apply_play(state: State, seat: int, move: PlayCard) -> State:
+def _apply_play(state: State, seat: int, move: mv.PlayCard) -> State:
     catalog = state.catalog
     constants = catalog.components.constants
     card = catalog.cards[move.card]
@@ -343,11 +322,11 @@ def claim_needed(state: State, step: Step) -> bool:
 
 
 def claim_moves(state: State, seat: int, step: Step) -> list[object]:
-    return [ClaimCharacter(), Pass()]
+    return [mv.ClaimCharacter(), mv.Pass()]
 
 
 def apply_claim(state: State, seat: int, step: Step, move: object) -> State:
-    if isinstance(move, ClaimCharacter):
+    if isinstance(move, mv.ClaimCharacter):
         return state.push(Step("die", purpose="claim", seat=seat))
     return state
 
@@ -355,14 +334,14 @@ def apply_claim(state: State, seat: int, step: Step, move: object) -> State:
 # ---- hiring: shared by Perform/Hire, its further hires, and a Special Hire (CT-9.20 to CT-9.25) ----
 
 
-def _hire_moves(state: State, seat: int, talents: list[str]) -> list[Hire]:
-    moves = [Hire(talent=t) for t in talents]
+def _hire_moves(state: State, seat: int, talents: list[str]) -> list[mv.Hire]:
+    moves = [mv.Hire(talent=t) for t in talents]
     if owns_power(state, seat, "free_hire") is not None:
-        moves += [Hire(talent=t, sam=True) for t in talents]
+        moves += [mv.Hire(talent=t, sam=True) for t in talents]
     return moves
 
 
-def _validate_hire(state: State, seat: int, move: Hire, pool: list[str]) -> None:
+def _validate_hire(state: State, seat: int, move: mv.Hire, pool: list[str]) -> None:
     player = state.players[seat]
     if quarantined(state, player.city):
         raise IllegalMoveError("CT-21.18", "this month's event forbids hiring here")
@@ -376,7 +355,7 @@ def _validate_hire(state: State, seat: int, move: Hire, pool: list[str]) -> None
         raise IllegalMoveError("CT-21.13", "you do not own Smuggler Sam")
 
 
-def _apply_hire(state: State, seat: int, move: Hire, untried: list[str]) -> State:
+def _apply_hire(state: State, seat: int, move: mv.Hire, untried: list[str]) -> State:
     """A hire attempt: Sam takes the counter outright (CT-21.13), otherwise a die decides (CT-9.21);
     either way the action may go on with the counters not yet tried (CT-9.23)."""
     untried.remove(move.talent)
@@ -404,17 +383,17 @@ def ph_moves(state: State, seat: int, step: Step) -> list[object]:
     player = state.players[seat]
     moves: list[object] = []
     if perform_error(state, seat) is None:
-        moves.append(Perform())
+        moves.append(mv.Perform())
         if owns_power(state, seat, "famous_clown_or_acrobat") is not None:
-            moves.extend(Perform(famous=t) for t in FAMOUS if player.count(t) >= 1)
+            moves.extend(mv.Perform(famous=t) for t in FAMOUS if player.count(t) >= 1)
     moves.extend(_hire_moves(state, seat, sorted(set(hireable(state, seat)))))
     if step["optional"]:
-        moves.append(Pass())
+        moves.append(mv.Pass())
     return moves
 
 
 def validate_ph(state: State, seat: int, step: Step, move: object) -> None:
-    if isinstance(move, Perform):
+    if isinstance(move, mv.Perform):
         error = perform_error(state, seat)
         if error is not None:
             raise error
@@ -423,23 +402,23 @@ def validate_ph(state: State, seat: int, step: Step, move: object) -> None:
                 raise IllegalMoveError("CT-21.12", "only the owner of Ringmaster Ronald may declare talent famous")
             if state.players[seat].count(move.famous) < 1:
                 raise IllegalMoveError("CT-21.12", f"you need at least one {move.famous} to declare it famous")
-    elif isinstance(move, Hire):
+    elif isinstance(move, mv.Hire):
         _validate_hire(state, seat, move, list(hireable(state, seat)))
     elif not step["optional"]:
         raise IllegalMoveError("CT-7.8", "Basic Transit's Perform/Hire was chosen instead of moving: take it (A-5)")
 
 
 def apply_ph(state: State, seat: int, step: Step, move: object) -> State:
-    if isinstance(move, Perform):
+    if isinstance(move, mv.Perform):
         return _perform(state, seat, move)
-    if isinstance(move, Hire):
+    if isinstance(move, mv.Hire):
         return _apply_hire(state, seat, move, list(hireable(state, seat)))
     if not step["optional"]:
         raise IllegalMoveError("CT-7.8", "Basic Transit's Perform/Hire was chosen instead of moving: take it (A-5)")
     return state
 
 
-def _perform(state: State, seat: int, move: Perform) -> State:
+def _perform(state: State, seat: int, move: mv.Perform) -> State:
     catalog = state.catalog
     constants = catalog.components.constants
     player = state.players[seat]
@@ -477,16 +456,16 @@ def hire_more_needed(state: State, step: Step) -> bool:
 
 
 def hire_more_moves(state: State, seat: int, step: Step) -> list[object]:
-    return [*_hire_moves(state, seat, sorted(set(untried_here(state, step)))), Pass()]
+    return [*_hire_moves(state, seat, sorted(set(untried_here(state, step)))), mv.Pass()]
 
 
 def validate_hire_more(state: State, seat: int, step: Step, move: object) -> None:
-    if isinstance(move, Hire):
+    if isinstance(move, mv.Hire):
         _validate_hire(state, seat, move, untried_here(state, step))
 
 
 def apply_hire_more(state: State, seat: int, step: Step, move: object) -> State:
-    if isinstance(move, Hire):
+    if isinstance(move, mv.Hire):
         return _apply_hire(state, seat, move, list(step["untried"]))
     return state
 
@@ -499,11 +478,11 @@ def buy_needed(state: State, step: Step) -> bool:
 
 
 def buy_moves(state: State, seat: int, step: Step) -> list[object]:
-    return [BuyAfterFailure(), Pass()]
+    return [mv.BuyAfterFailure(), mv.Pass()]
 
 
 def validate_buy(state: State, seat: int, step: Step, move: object) -> None:
-    if isinstance(move, BuyAfterFailure):
+    if isinstance(move, mv.BuyAfterFailure):
         cost = state.catalog.components.constants.buy_after_failed_hire
         player = state.players[seat]
         if player.money < cost:
@@ -511,7 +490,7 @@ def validate_buy(state: State, seat: int, step: Step, move: object) -> None:
 
 
 def apply_buy(state: State, seat: int, step: Step, move: object) -> State:
-    if not isinstance(move, BuyAfterFailure):
+    if not isinstance(move, mv.BuyAfterFailure):
         return state
     player = state.players[seat]
     city = player.city
@@ -543,26 +522,26 @@ def special_moves(state: State, seat: int, step: Step) -> list[object]:
         if victim != seat and rival.city == player.city and rival.circus:
             top = catalog.components.constants.steal_max_talents
             for subset in _multiset_subsets(rival.circus, 1, top):
-                moves.append(Steal(victim=victim, talents=subset))
+                moves.append(mv.Steal(victim=victim, talents=subset))
     price = special_price(state)
     if player.money >= price:
-        moves.extend(BuyFromPool(talent=t) for t in catalog.talent_ids if state.pool.get(t, 0) > 0)
+        moves.extend(mv.BuyFromPool(talent=t) for t in catalog.talent_ids if state.pool.get(t, 0) > 0)
         if characters_buyable(state):
-            moves.extend(BuyFromPool(talent=c) for c in sorted(set(state.reserve)))
-    moves.append(Pass())
+            moves.extend(mv.BuyFromPool(talent=c) for c in sorted(set(state.reserve)))
+    moves.append(mv.Pass())
     return moves
 
 
 def validate_special(state: State, seat: int, step: Step, move: object) -> None:
-    if isinstance(move, Hire):
+    if isinstance(move, mv.Hire):
         _validate_hire(state, seat, move, list(hireable(state, seat)))
-    elif isinstance(move, Steal):
+    elif isinstance(move, mv.Steal):
         _validate_steal(state, seat, move)
-    elif isinstance(move, BuyFromPool):
+    elif isinstance(move, mv.BuyFromPool):
         _validate_buy_from_pool(state, seat, move)
 
 
-def _validate_steal(state: State, seat: int, move: Steal) -> None:
+def _validate_steal(state: State, seat: int, move: mv.Steal) -> None:
     player = state.players[seat]
     if not 0 <= move.victim < state.seats or move.victim == seat:
         raise IllegalMoveError("CT-10.4", "steal from another player")
@@ -576,7 +555,7 @@ def _validate_steal(state: State, seat: int, move: Steal) -> None:
         raise IllegalMoveError("CT-10.4", f"player {move.victim} does not own those counters")
 
 
-def _validate_buy_from_pool(state: State, seat: int, move: BuyFromPool) -> None:
+def _validate_buy_from_pool(state: State, seat: int, move: mv.BuyFromPool) -> None:
     catalog = state.catalog
     player = state.players[seat]
     price = special_price(state)
@@ -594,13 +573,13 @@ def _validate_buy_from_pool(state: State, seat: int, move: BuyFromPool) -> None:
 
 
 def apply_special(state: State, seat: int, step: Step, move: object) -> State:
-    if isinstance(move, Hire):
+    if isinstance(move, mv.Hire):
         return _apply_hire(state, seat, move, list(hireable(state, seat)))
-    if isinstance(move, Steal):
+    if isinstance(move, mv.Steal):
         return state.push(
             Step("die", purpose="steal", seat=seat, victim=move.victim, talents=list(move.talents), stolen=0)
         )
-    if isinstance(move, BuyFromPool):
+    if isinstance(move, mv.BuyFromPool):
         state = state.update_player(seat, money=state.players[seat].money - special_price(state))
         if move.talent in state.catalog.characters:
             state = replace(state, reserve=remove_one(state.reserve, move.talent))
@@ -617,21 +596,21 @@ def keep_moves(state: State, seat: int, step: Step) -> list[object]:
     player = state.players[seat]
     typed = tuple(t for t in player.circus if state.catalog.is_talent_type(t))
     return [
-        KeepTalent(talents=kept)
+        mv.KeepTalent(talents=kept)
         for kept in _multiset_subsets(typed, 0, len(typed))
         if keep_error(state, seat, kept) is None
     ]
 
 
 def validate_keep(state: State, seat: int, step: Step, move: object) -> None:
-    assert isinstance(move, KeepTalent)
+    assert isinstance(move, mv.KeepTalent)
     error = keep_error(state, seat, sorted_tuple(move.talents))
     if error is not None:
         raise error
 
 
 def apply_keep(state: State, seat: int, step: Step, move: object) -> State:
-    assert isinstance(move, KeepTalent)
+    assert isinstance(move, mv.KeepTalent)
     return _pay_wages(state, seat, sorted_tuple(move.talents))
 
 
@@ -671,17 +650,17 @@ def _pay_wages(state: State, seat: int, kept: tuple[str, ...]) -> State:
 
 
 def fired_city_moves(state: State, seat: int, step: Step) -> list[object]:
-    return [SendFired(city=c) for c in state.talent_cities()]
+    return [mv.SendFired(city=c) for c in state.talent_cities()]
 
 
 def validate_fired_city(state: State, seat: int, step: Step, move: object) -> None:
-    assert isinstance(move, SendFired)
+    assert isinstance(move, mv.SendFired)
     if move.city not in state.talent_cities():
         raise IllegalMoveError("CT-11.4", f"fired talent must join a city holding talent; {move.city} holds none")
 
 
 def apply_fired_city(state: State, seat: int, step: Step, move: object) -> State:
-    assert isinstance(move, SendFired)
+    assert isinstance(move, mv.SendFired)
     return add_city_talents(state, move.city, list(step["group"]))
 
 
@@ -695,13 +674,13 @@ def long_steal_needed(state: State, step: Step) -> bool:
 def long_steal_moves(state: State, seat: int, step: Step) -> list[object]:
     moves: list[object] = []
     for victim in long_victims(state, seat):
-        moves.extend(LongSteal(victim=victim, talent=t) for t in sorted(set(state.players[victim].circus)))
-    moves.append(Pass())
+        moves.extend(mv.LongSteal(victim=victim, talent=t) for t in sorted(set(state.players[victim].circus)))
+    moves.append(mv.Pass())
     return moves
 
 
 def validate_long_steal(state: State, seat: int, step: Step, move: object) -> None:
-    if not isinstance(move, LongSteal):
+    if not isinstance(move, mv.LongSteal):
         return
     if move.victim not in long_victims(state, seat):
         rule_id = "CT-19.21" if state.advanced else "CT-15.2"
@@ -711,7 +690,7 @@ def validate_long_steal(state: State, seat: int, step: Step, move: object) -> No
 
 
 def apply_long_steal(state: State, seat: int, step: Step, move: object) -> State:
-    if not isinstance(move, LongSteal):
+    if not isinstance(move, mv.LongSteal):
         return state
     state = lose_talent(state, move.victim, move.talent)
     return gain_talent(state, seat, move.talent)
@@ -726,12 +705,12 @@ def rest_needed(state: State, step: Step) -> bool:
 
 def rest_moves(state: State, seat: int, step: Step) -> list[object]:
     constants = state.catalog.components.constants
-    moves: list[object] = [RestBonus(bonus=t) for t in constants.rest_talents if state.pool.get(t, 0) > 0]
-    return [*moves, RestBonus(bonus="reputation"), Pass()]
+    moves: list[object] = [mv.RestBonus(bonus=t) for t in constants.rest_talents if state.pool.get(t, 0) > 0]
+    return [*moves, mv.RestBonus(bonus="reputation"), mv.Pass()]
 
 
 def validate_rest(state: State, seat: int, step: Step, move: object) -> None:
-    if not isinstance(move, RestBonus) or move.bonus == "reputation":
+    if not isinstance(move, mv.RestBonus) or move.bonus == "reputation":
         return
     if move.bonus not in state.catalog.components.constants.rest_talents:
         raise IllegalMoveError("CT-19.11", "the Rest bonus is a Clown, an Acrobat or +1 reputation")
@@ -740,7 +719,7 @@ def validate_rest(state: State, seat: int, step: Step, move: object) -> None:
 
 
 def apply_rest(state: State, seat: int, step: Step, move: object) -> State:
-    if not isinstance(move, RestBonus):
+    if not isinstance(move, mv.RestBonus):
         return state
     if move.bonus == "reputation":
         return change_reputation(state, seat, state.catalog.components.constants.rest_reputation)

@@ -11,26 +11,7 @@ from __future__ import annotations
 from domain.kernel.agenda import Step
 from domain.kernel.errors import IllegalMoveError
 
-from .moves import (
-    BlockLink,
-    BuyAfterFailure,
-    BuyFromPool,
-    ChooseStart,
-    ClaimCharacter,
-    Hire,
-    KeepTalent,
-    LongSteal,
-    Pass,
-    Perform,
-    PickTalent,
-    PlayCard,
-    PocketWages,
-    RestBonus,
-    ReturnTalent,
-    SendFired,
-    Steal,
-    UseSam,
-)
+from . import moves as mv
 from .state import State
 
 DIE_RULES = {"hire": "CT-9.21", "steal": "CT-10.4", "claim": "CT-21.6", "event_loss": "CT-21.18"}
@@ -53,29 +34,29 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
         return IllegalMoveError(
             "CT-21.6", f"a Special Character is claimed (or not) before anything else is done here; {now}"
         )
-    if isinstance(move, PickTalent):
+    if isinstance(move, mv.PickTalent):
         return IllegalMoveError("CT-5.14", f"starting talent is picked only during setup; {now}")
-    if isinstance(move, ChooseStart):
+    if isinstance(move, mv.ChooseStart):
         return IllegalMoveError("CT-5.20", f"trains are placed on start cities only during setup; {now}")
-    if isinstance(move, PlayCard):
+    if isinstance(move, mv.PlayCard):
         if state.advanced:
             return IllegalMoveError(
                 "CT-19.4", f"one card is played (or replayed) at the start of a turn, no more; {now}"
             )
         return IllegalMoveError("CT-7.2", f"exactly one action card is played at the start of a turn; {now}")
-    if isinstance(move, PocketWages):
+    if isinstance(move, mv.PocketWages):
         return IllegalMoveError(
             "CT-19.4", f"wages are pocketed instead of playing a card, at the start of a turn; {now}"
         )
-    if isinstance(move, UseSam):
+    if isinstance(move, mv.UseSam):
         return IllegalMoveError(
             "CT-21.13", f"Smuggler Sam is spent for reputation at the start of a turn (A-33); {now}"
         )
-    if isinstance(move, ClaimCharacter):
+    if isinstance(move, mv.ClaimCharacter):
         return IllegalMoveError(
             "CT-21.6", f"a claim is tried only on ending a movement in the Special Character's city; {now}"
         )
-    if isinstance(move, Perform):
+    if isinstance(move, mv.Perform):
         if kind in ("hire_more", "buy"):
             return IllegalMoveError(
                 "CT-0.10", f"a Perform/Hire action is a performance or a hire, never both (A-9); {now}"
@@ -85,7 +66,7 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
                 "CT-0.10", f"a Special Hire is not a Perform/Hire action: nothing is performed; {now}"
             )
         return IllegalMoveError("CT-9.1", f"a performance needs a Perform/Hire action; {now}")
-    if isinstance(move, Hire):
+    if isinstance(move, mv.Hire):
         if kind == "buy":
             return IllegalMoveError(
                 "CT-9.22",
@@ -93,21 +74,21 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
                 "attempt: buy_after_failure or pass"
             )
         return IllegalMoveError("CT-9.20", f"a hire needs a Perform/Hire action or a Special Hire; {now}")
-    if isinstance(move, BuyAfterFailure):
+    if isinstance(move, mv.BuyAfterFailure):
         return _buy_out_of_step(state, seat, step, now)
-    if isinstance(move, (Steal, BuyFromPool)):
+    if isinstance(move, (mv.Steal, mv.BuyFromPool)):
         return IllegalMoveError("CT-10.1", f"stealing and buying from the pool are Special Hire options; {now}")
-    if isinstance(move, KeepTalent):
+    if isinstance(move, mv.KeepTalent):
         return IllegalMoveError("CT-11.1", f"wages are paid after Wage & Transit's movement; {now}")
-    if isinstance(move, SendFired):
+    if isinstance(move, mv.SendFired):
         return IllegalMoveError("CT-11.4", f"the player to the right chooses a city only for talent just fired; {now}")
-    if isinstance(move, LongSteal):
+    if isinstance(move, mv.LongSteal):
         return IllegalMoveError("CT-15.2", f"the long-month steal comes only after a 5-week month's scoring; {now}")
-    if isinstance(move, RestBonus):
+    if isinstance(move, mv.RestBonus):
         return IllegalMoveError("CT-19.11", f"the Rest bonus follows playing Rest in Canada; {now}")
-    if isinstance(move, (BlockLink, ReturnTalent)):
+    if isinstance(move, (mv.BlockLink, mv.ReturnTalent)):
         return IllegalMoveError("CT-21.18", f"that is an event card's decision, and no event asks for it; {now}")
-    if isinstance(move, Pass):
+    if isinstance(move, mv.Pass):
         if kind == "turn":
             if state.advanced:
                 return IllegalMoveError(
