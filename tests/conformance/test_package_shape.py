@@ -48,23 +48,8 @@ from domain.plugins import GROUP
 GAME_MODULES = ("components", "options", "state", "moves", "rules", "scoring", "views", "bots")
 """The modules every game package has, beside `__init__.py` (which exports RULESET)."""
 DATA_FILES = ("data/default.json", "data/rules.json")
-TEST_GAMES = {"test-dicevote"}
-"""Registered games that are one module, not a package: the test-only game (tests/support)."""
-
-PENDING: dict[tuple[str, str], str] = {
-    ("circus-train", "options-home"):
-        "CircusTrainOptions is still defined in state.py (which reads it for State.options) while that "
-        "module is rewritten onto the kernel's agenda; options.py re-exports it until it moves there",
-    ("circus-train", "state-name"):
-        "the state class is still `State` in state.py (under the same rewrite); it becomes "
-        "`CircusTrainState`, with `State` kept as an alias for the modules that import it",
-    ("circus-train", "stored-score-lines"):
-        "State.lines still holds (seat, points, category, rule, detail) tuples, the encoding of state.py "
-        "(under the same rewrite); scoring.py converts them at its one boundary (stored_row, stored_lines)",
-}
-"""Known departures from the shape, each waiting on a module another change owns. Every entry must
-still be a fault (test_each_pending_departure_is_still_there), so none outlives its fix."""
-
+TEST_GAMES = {"test-dicevote", "test-sealedbonus"}
+"""Registered games that are one module, not a package: the test-only games (tests/support)."""
 
 @dataclass(frozen=True)
 class Fault:
@@ -424,10 +409,6 @@ GAMES = sorted(all_games())
 PACKAGE_GAMES = [game for game in GAMES if game not in TEST_GAMES]
 
 
-def unexcused(game: str, faults: list[Fault]) -> list[str]:
-    return [str(fault) for fault in faults if (game, fault.check) not in PENDING]
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_every_registered_game_keeps_the_contract_shape(game: str) -> None:
     assert not contract_faults(all_games()[game])
@@ -437,20 +418,13 @@ def test_every_registered_game_keeps_the_contract_shape(game: str) -> None:
 def test_every_game_package_has_the_shape(game: str) -> None:
     package = entry_target(game)
     assert importlib.import_module(package).RULESET is all_games()[game]
-    assert not unexcused(game, package_faults(package))
+    assert not [str(fault) for fault in package_faults(package)]
 
 
 def test_only_the_test_game_is_a_single_module() -> None:
     """A product game cannot leave the package check by being something else: every registered game
     but the test-only one is registered as the RULESET of a package."""
     assert {game for game in GAMES if not is_package(entry_target(game))} == TEST_GAMES
-
-
-def test_each_pending_departure_is_still_there() -> None:
-    """Once a pending departure is fixed, its entry must go (and the check then holds the game to it)."""
-    for (game, check), why in PENDING.items():
-        found = {fault.check for fault in package_faults(entry_target(game))}
-        assert check in found, f"{game} now passes {check!r}: remove it from PENDING ({why})"
 
 
 # ---- broken copies of a real game ---------------------------------------------------------------------

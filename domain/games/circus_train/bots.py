@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.kernel.contract import Bot, Ruleset
 
+from .limits import perform_error
 from .moves import (
     BuyAfterFailure,
     BuyFromPool,
@@ -26,7 +27,7 @@ from .moves import (
 )
 from .scoring import performance_level, wage_of
 from .state import State
-from .turn import legal_moves, perform_error
+from .tasks import AGENDA
 
 
 def _city_value(state: State, seat: int, city: str) -> int:
@@ -99,7 +100,7 @@ def _score(state: State, seat: int, move: Any) -> int:
 
 def greedy_bot(state: State, seat: int, rng: random.Random) -> Any:
     """The legal move with the best heuristic score, ties broken by the bot's generator."""
-    moves = legal_moves(state, seat)
+    moves = AGENDA.legal_moves(state, seat)
     scored = [(_score(state, seat, move), index) for index, move in enumerate(moves)]
     best = max(score for score, _ in scored)
     choices = [index for score, index in scored if score == best]

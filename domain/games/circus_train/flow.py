@@ -1,9 +1,8 @@
-"""The match flow as the ruleset calls it: the setup, and the agenda run between decisions.
+"""The setup of a match: the board, the seats and the first agenda, run to the first decision.
 
 The pending work of a match is its agenda (state.py), run by the kernel's machine over the table
-of step kinds (tasks.py): `advance` runs the automatic steps until the head needs a decision or a
-chance outcome; `chance_spec` is that outcome's spec; `resolve` takes the outcome and runs on.
-A seat's decisions go through turn.py.
+of step kinds (tasks.py); the ruleset hands every decision, move and outcome to that machine.
+`advance` runs the automatic steps until the head needs a decision or a chance outcome.
 """
 
 from __future__ import annotations
@@ -11,13 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.agenda import Step
-from domain.kernel.canonical import JSON
-from domain.kernel.contract import ChanceSpec, MatchConfig
+from domain.kernel.contract import MatchConfig
 
 from .board import draw_destination, quota, seat_order
 from .course import DIE, place_counter
 from .state import PlayerState, State, catalog_for, sorted_tuple
-from .tasks import AGENDA, CHANCE_TASKS, MOVE_TASKS
+from .tasks import AGENDA
 
 
 def setup(config: MatchConfig[Any]) -> State:
@@ -97,26 +95,12 @@ def advance(state: State) -> State:
     return AGENDA.advance(state)
 
 
-def chance_spec(state: State) -> ChanceSpec | None:
-    """The chance event the head of the agenda waits for, if it waits for one."""
-    return AGENDA.chance(state)
-
-
-def resolve(state: State, outcome: JSON) -> State:
-    """The state after the pending chance event came out as `outcome`, run to the next decision."""
-    return AGENDA.resolve(state, outcome)
-
-
 __all__ = [
-    "CHANCE_TASKS",
     "DIE",
-    "MOVE_TASKS",
     "advance",
-    "chance_spec",
     "draw_destination",
     "place_counter",
     "quota",
-    "resolve",
     "seat_order",
     "setup",
 ]

@@ -19,32 +19,16 @@ from domain.kernel.contract import (
     ScoreSheet,
     VariantInfo,
 )
-from domain.kernel.errors import IllegalMoveError, InvalidOptionsError
+from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
-from . import bots, flow, turn, views
+from . import bots, flow, views
 from .components import CircusTrainComponents, default_components
 from .moves import MOVE_ADAPTER
 from .options import CircusTrainOptions
 from .scoring import match_result, score_sheet
 from .state import State
-
-PROMPTS = {
-    "pick": "pick a starting talent (CT-5.14)",
-    "start": "choose a start city (CT-5.20)",
-    "turn": "play an action card (CT-7.2)",
-    "claim": "claim the Special Character? (CT-21.6)",
-    "ph": "perform or hire (CT-0.10)",
-    "hire_more": "hire another talent or stop (CT-9.23)",
-    "buy": "buy the talent for $10 after the failed roll? (CT-9.22)",
-    "special": "Special Hire (CT-10.2)",
-    "keep": "choose the talent you keep and pay (CT-11.3)",
-    "fired_city": "choose the city that receives the fired talent (CT-11.4)",
-    "long_steal": "long-month steal (CT-15.2)",
-    "rest": "Rest bonus in Canada (CT-19.11)",
-    "block_link": "block a rail link (event card)",
-    "return": "return a talent counter (event card)",
-}
+from .tasks import AGENDA
 
 
 class CircusTrainRules(Ruleset[State, BaseModel]):
@@ -84,33 +68,22 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
             raise InvalidOptionsError("options must be Circus Train options")
         return flow.setup(config)
 
+    # The fold is the agenda machine's (domain/kernel/agenda.py, the table in tasks.py): it says
+    # who decides now, what they may do, and what each step leads to.
     def decision(self, state: State) -> Decision:
-        if state.over:
-            return Decision.finished()
-        task = state.head()
-        assert task is not None
-        spec = flow.chance_spec(state) if task["t"] in flow.CHANCE_TASKS else None
-        if spec is not None:
-            return Decision.of_chance(spec, prompt=spec.kind)
-        return Decision.to_move(task["seat"], prompt=PROMPTS.get(task["t"], str(task["t"])))
+        return AGENDA.decision(state)
 
     def legal_moves(self, state: State, seat: int) -> Sequence[BaseModel]:
-        return turn.legal_moves(state, seat)  # type: ignore[return-value]
+        return AGENDA.legal_moves(state, seat)  # type: ignore[return-value]
 
     def validate(self, state: State, seat: int, move: BaseModel) -> None:
-        task = state.head()
-        if state.over or task is None:
-            raise IllegalMoveError("CT-6.2", "the match is over")
-        if task.get("seat") != seat or task["t"] in flow.CHANCE_TASKS:
-            waiting = "a chance outcome" if task["t"] in flow.CHANCE_TASKS else f"seat {task.get('seat')}"
-            raise IllegalMoveError(turn.waiting_rule(task), f"it is not seat {seat}'s decision: waiting for {waiting}")
-        turn.validate(state, seat, move)
+        AGENDA.validate(state, seat, move)
 
     def apply(self, state: State, seat: int, move: BaseModel) -> State:
-        return turn.apply(state, seat, move)
+        return AGENDA.apply(state, seat, move)
 
     def resolve(self, state: State, outcome: JSON) -> State:
-        return flow.resolve(state, outcome)
+        return AGENDA.resolve(state, outcome)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)

@@ -15,19 +15,6 @@ from domain.kernel.contract import Result, ScoreLine, ScoreSheet
 from .components import RequestCounter
 from .state import PlayerState, State
 
-Row = tuple[int, int, str, str, str]
-"""A score line as `State.lines` holds it: seat, points, category, rule, detail."""
-
-
-def stored_row(line: ScoreLine) -> Row:
-    """The state's form of a line (refs are not kept: no Circus Train line has any)."""
-    return (line.seat, line.points, line.category, line.rule, line.detail)
-
-
-def stored_lines(state: State) -> tuple[ScoreLine, ...]:
-    """Every line scored so far, as the kernel's `ScoreLine`."""
-    return tuple(ScoreLine(*row) for row in state.lines)
-
 
 def gain_vp(state: State, seat: int, delta: int, category: str, rule: str, detail: str = "") -> State:
     """Change a player's VP by `delta` (floored at 0), recording the line actually applied."""
@@ -41,7 +28,7 @@ def gain_vp(state: State, seat: int, delta: int, category: str, rule: str, detai
     vp = max(0, player.vp + delta)
     line = ScoreLine(seat, vp - player.vp, category, rule, detail)
     state = state.update_player(seat, vp=vp)
-    return replace(state, lines=(*state.lines, stored_row(line)))
+    return replace(state, lines=(*state.lines, line))
 
 
 # ---- performing -------------------------------------------------------------------------------
@@ -334,7 +321,7 @@ def score_sheet(state: State) -> ScoreSheet:
                 for seat, p in enumerate(state.players)
             ),
         )
-    return ScoreSheet(state.seats, stored_lines(state))
+    return ScoreSheet(state.seats, state.lines)
 
 
 def match_result(state: State, sheet: ScoreSheet) -> Result:

@@ -13,13 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
-
-from pydantic import model_validator
+from typing import Any
 
 from domain.kernel.agenda import Step, decode_agenda, encode_agenda
 from domain.kernel.canonical import JSON
-from domain.kernel.contract import MatchConfig, OptionsModel
+from domain.kernel.contract import MatchConfig, ScoreLine
 
 from .components import (
     ActionCard,
@@ -33,36 +31,7 @@ from .components import (
     SpecialCharacter,
     TalentType,
 )
-
-ENGINE_1_0_OPTIONS = frozenset({"special_characters", "event_cards", "simpler"})
-"""The options every created event of engine 1.0.0 records: all of them, and nothing else."""
-
-
-class CircusTrainOptions(OptionsModel):
-    """The optional rules (section 21), each selectable, plus the simpler variant, and the reading
-    of solitaire scoring (A-29)."""
-
-    special_characters: bool = False
-    """CT-21.2 to CT-21.16: the six Special Characters in the bags."""
-    event_cards: bool = False
-    """CT-21.17 to CT-21.19: five event cards, one revealed at each month end April-August."""
-    simpler: bool = False
-    """CT-21.20, CT-21.21: no Wage & Transit, no VP; the best Best Performance marker wins."""
-    solitaire_scoring: Literal["month_end_and_final", "none"] = "month_end_and_final"
-    """Solitaire only (A-29). "month_end_and_final", the digest's reading since 2026-12-01 (b): Most
-    Talent pays $5 a VP at every month end (CT-16.11); the end of the game pays the doubled wages,
-    then runs final scoring's award steps as money (CT-20.8, CT-20.10). "none", the earlier reading
-    (a): no month-end or final scoring, only the end-of-game wages.
-
-    Options recorded by engine 1.0.0 (exactly the three above, without this one) mean "none", the
-    only reading that engine had: a match created since names this option in its created event."""
-
-    @model_validator(mode="before")
-    @classmethod
-    def _recorded_by_engine_1_0(cls, data: Any) -> Any:
-        if isinstance(data, Mapping) and set(data) == ENGINE_1_0_OPTIONS:
-            return {**data, "solitaire_scoring": "none"}
-        return data
+from .options import CircusTrainOptions
 
 
 def sorted_tuple(items: Iterable[str]) -> tuple[str, ...]:
@@ -156,7 +125,7 @@ class PlayerState:
 
 
 @dataclass(frozen=True)
-class State:
+class CircusTrainState:
     config: MatchConfig[Any] = field(compare=False, repr=False)
     seats: int
     week: int
@@ -175,7 +144,7 @@ class State:
     reserve: tuple[str, ...]
     agenda: tuple[Step, ...]
     """The pending steps, head first (see tasks.py for what each kind does)."""
-    lines: tuple[tuple[int, int, str, str, str], ...] = ()
+    lines: tuple[ScoreLine, ...] = ()
     events_left: tuple[str, ...] = ()
     events_drawn: int = 0
     event: str | None = None
@@ -264,7 +233,8 @@ class State:
             "characters": dict(sorted(self.characters.items())),
             "reserve": list(self.reserve),
             "agenda": encode_agenda(self.agenda),
-            "lines": [list(line) for line in self.lines],
+            # stored as [seat, points, category, rule, detail]: no Circus Train line has refs
+            "lines": [[line.seat, line.points, line.category, line.rule, line.detail] for line in self.lines],
             "events_left": list(self.events_left),
             "events_drawn": self.events_drawn,
             "event": self.event,
@@ -289,13 +259,17 @@ class State:
             characters=dict(data["characters"]),
             reserve=tuple(data["reserve"]),
             agenda=decode_agenda(data["agenda"]),
-            lines=tuple((a, b, c, d, e) for a, b, c, d, e in data["lines"]),
+            lines=tuple(ScoreLine(a, b, c, d, e) for a, b, c, d, e in data["lines"]),
             events_left=tuple(data["events_left"]),
             events_drawn=data["events_drawn"],
             event=data["event"],
             marks=_thaw(data["marks"]),
             over=data["over"],
         )
+
+
+State = CircusTrainState
+"""The short name the engine's modules use."""
 
 
 def _thaw(value: Any) -> Any:

@@ -94,7 +94,7 @@ ROWS: tuple[Row[State, object], ...] = (
 
 AGENDA: Agenda[State, object] = Agenda(ROWS, over_rule="CT-6.2", out_of_step=out_of_step)
 """The machine over the table: what the ruleset's decision, legal moves, validation, moves and
-chance outcomes go through (flow.py and turn.py)."""
+chance outcomes go through: the ruleset (rules.py) calls it for each."""
 
 CHANCE_TASKS = AGENDA.kinds(Chance)
 MOVE_TASKS = AGENDA.kinds(Choice)

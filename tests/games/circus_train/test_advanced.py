@@ -30,7 +30,8 @@ def adv(seats: int = 3, week: int = 1, **options: object):  # type: ignore[no-un
 def test_reputation_column() -> None:
     """CT-19.1, CT-19.2, CT-19.3 (A-26): levels 1-6, start at 5, level n hires on n or less; the marker
     never leaves the column."""
-    from domain.games.circus_train.turn import change_reputation, hire_range
+    from domain.games.circus_train.board import change_reputation
+    from domain.games.circus_train.limits import hire_range
     state = adv()
     assert state.players[0].reputation == 5 and hire_range(state, 0) == 5
     assert change_reputation(state, 0, +3).players[0].reputation == 6
@@ -105,7 +106,7 @@ def test_wage_penalties_and_release() -> None:
     assert kept.pool["elephant"] == state.pool["elephant"] + 1
     august = play(play(player(replace(state, week=18), 0, vp=10), 0, PlayCard(card="wage_transit")),
                   0, KeepTalent(talents=("clown",)))
-    assert august.players[0].vp == 4 and august.lines[-1][3] == "CT-19.15"
+    assert august.players[0].vp == 4 and august.lines[-1].rule == "CT-19.15"
 
 
 def test_circus_parade() -> None:
@@ -114,7 +115,7 @@ def test_circus_parade() -> None:
     rep = play(state, 0, PlayCard(card="basic_transit", option="parade", parade_reward="reputation"))
     assert rep.players[0].reputation == 5 and rep.players[0].money == 0
     vp = play(state, 0, PlayCard(card="basic_transit", option="parade", parade_reward="vp"))
-    assert vp.players[0].vp == 2 and vp.lines[-1][3] == "CT-19.16"
+    assert vp.players[0].vp == 2 and vp.lines[-1].rule == "CT-19.16"
     illegal(player(state, 0, money=9), 0, PlayCard(card="basic_transit", option="parade",
                                                    parade_reward="vp"), "CT-19.17")
     basic = player(turn_of(empty_board(started(3)), 0), 0, money=10)
@@ -155,7 +156,8 @@ def test_advanced_final_awards() -> None:
     state = player(state, 1, money=40, reputation=6, circus=("clown", "horse", "big_cat", "elephant"))
     state = player(state, 2, money=0, reputation=6, circus=("clown", "horse", "big_cat", "elephant"))
     after = final_scoring(state)
-    money = [sum(x[1] for x in after.lines if x[0] == s and x[2] == "most_money") for s in range(3)]
-    reputation = [sum(x[1] for x in after.lines if x[0] == s and x[2] == "highest_reputation") for s in range(3)]
+    money = [sum(x.points for x in after.lines if x.seat == s and x.category == "most_money") for s in range(3)]
+    reputation = [sum(x.points for x in after.lines if x.seat == s and x.category == "highest_reputation")
+                  for s in range(3)]
     assert money == [0, 0, 0] and reputation == [0, 2, 2]
-    assert after.lines[-1][3] == "CT-19.22"
+    assert after.lines[-1].rule == "CT-19.22"

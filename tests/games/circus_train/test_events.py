@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.games.circus_train.events import expire, reveal
+from domain.games.circus_train.limits import allowance, hire_range, perform_error, special_price
 from domain.games.circus_train.moves import BlockLink, Perform, PlayCard, ReturnTalent
 from domain.games.circus_train.scoring import performance_level, wage_bill
-from domain.games.circus_train.turn import allowance, hire_range, perform_error, special_price
 
 from .helpers import R, empty_board, illegal, play, player, roll, started, turn_of
 
@@ -75,7 +75,7 @@ def test_money_and_vp_events() -> None:
     windfall = reveal(state, "EV12")
     assert [p.money for p in windfall.players] == [35, 20, 20]
     rave = reveal(player(state, 1, best=40), "EV16")
-    assert rave.players[1].vp == 3 and rave.lines[-1][3] == "CT-21.18"
+    assert rave.players[1].vp == 3 and rave.lines[-1].rule == "CT-21.18"
     assert reveal(state, "EV16").lines == ()
     sponsor = reveal(player(state, 2, requests=("LN01",) * 7), "EV25")
     assert [p.money for p in sponsor.players] == [20, 20, 30]

@@ -55,7 +55,8 @@ def test_ex4_most_talent() -> None:
     for seat, circus in enumerate(circuses):
         state = player(state, seat, circus=tuple(sorted(circus)), best=10, requests=())
     after = month_end_scoring(state, 1)
-    talent = [sum(line[1] for line in after.lines if line[0] == seat and line[3] == "CT-16.1") for seat in range(3)]
+    talent = [sum(line.points for line in after.lines if line.seat == seat and line.rule == "CT-16.1")
+              for seat in range(3)]
     assert talent == [4, 5, 0]
 
 

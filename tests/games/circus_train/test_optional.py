@@ -264,7 +264,7 @@ def test_event_cards() -> None:
     state = R.resolve(state, "EV03")
     assert state.event == "EV03" and state.events_drawn == 1
     from domain.games.circus_train.events import reveal
-    from domain.games.circus_train.turn import special_price
+    from domain.games.circus_train.limits import special_price
     price = reveal(replace(state, week=18), "EV20")
     assert special_price(price) == 10
     strike = reveal(replace(state, week=9, agenda=()), "EV04")

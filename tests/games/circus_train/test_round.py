@@ -127,5 +127,5 @@ def test_game_ends_after_september() -> None:
     state = agenda(replace(state, week=27), {"t": "month_end", "month": 5}, {"t": "round"})
     state = settle(state)
     assert state.over and R.decision(state).over
-    rules = [line[3] for line in state.lines]
+    rules = [line.rule for line in state.lines]
     assert rules.index("CT-16.4") < rules.index("CT-17.5")

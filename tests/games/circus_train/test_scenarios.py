@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from domain.kernel.contract import ScoreLine
+
 from .helpers import R, cfg
 
 SETUP_3P: list[Any] = [
@@ -85,7 +87,7 @@ def test_basic_three_players() -> None:
     state = replay("basic", 3, SETUP_3P + ROUND_3P)
     assert state.first == 1 and state.week == 1
     assert state.players[1].vp == 1
-    assert state.lines == ((1, 1, "points_counter", "CT-13.6", "Points counter in buffalo"),)
+    assert state.lines == (ScoreLine(1, 1, "points_counter", "CT-13.6", "Points counter in buffalo"),)
     assert state.players[2].circus == ("acrobat", "clown", "freak", "horse")
     assert state.talents == {"detroit": ("clown",), "pittsburgh": ("freak",)}
     assert state.news["washington"] == "LN06" and state.counter_cities() == 8

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.games.circus_train.scoring import final_scoring, gain_vp, month_end_scoring
+from domain.kernel.contract import ScoreLine
 
 from .helpers import R, player, started
 
@@ -17,7 +18,7 @@ def board(seats: int, variant: str = "basic", **options: object):  # type: ignor
 
 
 def points(state, rule: str) -> list[int]:  # type: ignore[no-untyped-def]
-    return [sum(line[1] for line in state.lines if line[0] == seat and line[3] == rule)
+    return [sum(line.points for line in state.lines if line.seat == seat and line.rule == rule)
             for seat in range(state.seats)]
 
 
@@ -92,15 +93,15 @@ def test_final_scoring_steps() -> None:
     assert points(after, "CT-17.5") == [0, -10, 0]  # seat 2 is already at 0: floored
     assert points(after, "CT-17.6") == [2, 2, 0]
     assert points(after, "CT-17.7") == [5, 0, 0]
-    assert [line[3] for line in after.lines if line[0] == 0] == ["CT-17.3", "CT-17.6", "CT-17.7"]
-    assert all(line[3] != "CT-19.22" for line in after.lines)  # step 7 is advanced only
+    assert [line.rule for line in after.lines if line.seat == 0] == ["CT-17.3", "CT-17.6", "CT-17.7"]
+    assert all(line.rule != "CT-19.22" for line in after.lines)  # step 7 is advanced only
 
 
 def test_vp_floor() -> None:
     """CT-0.12 (A-21): VP never drop below 0; the line records what was actually lost."""
     state = player(board(3), 0, vp=2)
     after = gain_vp(state, 0, -5, "test", "CT-0.12")
-    assert after.players[0].vp == 0 and after.lines[-1][1] == -2
+    assert after.players[0].vp == 0 and after.lines[-1].points == -2
 
 
 def test_two_player_taxes() -> None:
@@ -118,8 +119,7 @@ def test_two_player_taxes() -> None:
 def test_tie_breaks() -> None:
     """CT-18.1, CT-18.2 (A-39): most VP, then Best Performance, money, requests; still tied shares."""
     state = board(3)
-    state = replace(state, over=True, lines=((0, 10, "x", "CT-16.1", ""), (1, 10, "x", "CT-16.1", ""),
-                                              (2, 10, "x", "CT-16.1", "")))
+    state = replace(state, over=True, lines=tuple(ScoreLine(seat, 10, "x", "CT-16.1") for seat in range(3)))
     state = player(state, 0, vp=10, best=40, money=5)
     state = player(state, 1, vp=10, best=40, money=9)
     state = player(state, 2, vp=10, best=50, money=0)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from domain.games.circus_train.limits import perform_error
 from domain.games.circus_train.moves import (
     BuyAfterFailure,
     BuyFromPool,
@@ -16,7 +17,6 @@ from domain.games.circus_train.moves import (
     SendFired,
     Steal,
 )
-from domain.games.circus_train.turn import perform_error
 
 from .helpers import R, agenda, empty_board, illegal, legal_types, play, player, roll, started, turn_of
 
@@ -106,7 +106,7 @@ def test_points_counter_needs_a_movement_ending_there() -> None:
     assert "toronto" not in round_trip.news and round_trip.players[0].vp == 2
     arrive = play(state, 0, PlayCard(card="rapid_transit", path=("buffalo",)))
     assert arrive.players[0].vp == 3 and "buffalo" not in arrive.news
-    assert [line[3] for line in arrive.lines] == ["CT-13.6"]
+    assert [line.rule for line in arrive.lines] == ["CT-13.6"]
 
 
 def test_performance_money_and_counter() -> None:
