@@ -32,7 +32,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Recording
 
-from .kernel import component_store, record
+from .kernel import component_store, record, rulings, undo
 from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, hidden_entries, visible_to
 from .kernel.canonical import JSON
 from .kernel.chance import commitment, derive_outcome, derive_salt, new_seed
@@ -48,13 +48,22 @@ from .kernel.errors import (
     RingsideError,
     StaleVersionError,
     UndoRefusedError,
-    UnknownVariantError,
 )
-from .kernel.fold import UNDO_POLICIES, MatchFold, entropy_actor_problem, prelude_visibility
+from .kernel.fold import MatchFold, entropy_actor_problem, prelude_visibility
+from .kernel.header import (
+    entropy_policy_refusal,
+    header_problem,
+    randomness_refusal,
+    seats_refusal,
+    undo_policy_refusal,
+    variant_refusal,
+)
 from .kernel.integrity import GENESIS, Receipt, ServerKey, event_hash, load_retired_keys
 from .kernel.match import Match, MatchSnapshot
+from .kernel.payloads import check_payload
 from .kernel.record import Entry
 from .kernel.redaction import redact
+from .kernel.refusal import Refusal
 from .kernel.registry import get_game
 from .kernel.trust import Trust
 from .kernel.viewers import Actor, Viewer
@@ -363,24 +372,17 @@ class Ringside(ClassCheckedSave):
         (`add_entropy`), after the seed commitment is in the record."""
         ruleset = get_game(game)
         variant = variant or ruleset.default_variant
-        if not isinstance(variant, str) or variant not in ruleset.variants:
-            raise UnknownVariantError(
-                f"{game} has no variant {variant!r} (variants: {', '.join(ruleset.variants)})")
-        info = ruleset.variants[variant]
-        if not info.min_seats <= len(players) <= info.max_seats:
-            raise InvalidSeatsError(
-                f"{game} {variant} is played by {info.min_seats}–{info.max_seats} players, not {len(players)}")
+        _refuse(variant_refusal(ruleset, variant))
+        _refuse(seats_refusal(ruleset, variant, len(players)))
         if any(not isinstance(p, str) or not p.strip() or len(p) > 80 or not _name_text(p) for p in players):
             raise InvalidSeatsError("every seat needs a player name of 1–80 characters, without control "
                                     "characters (NUL, tabs, line breaks) or lone surrogates")
-        if randomness not in ("server", "recorded"):
-            raise InvalidRequestError("randomness must be 'server' or 'recorded'")
-        if undo_policy not in UNDO_POLICIES:
-            raise InvalidRequestError(f"undo policy must be one of {', '.join(UNDO_POLICIES)}")
+        _refuse(randomness_refusal(randomness))
+        _refuse(undo_policy_refusal(undo_policy))
         if isinstance(entropy, (str, bytes)) or not isinstance(entropy, Iterable):
             raise InvalidRequestError("entropy must be a list of strings")
         entropy_list = [str(item)[:200] for item in entropy]
-        _check_entropy_policy(entropy_from, randomness)
+        _refuse(entropy_policy_refusal(entropy_from, randomness))
         if seed is not None and not _is_seed(seed):
             raise InvalidRequestError("a seed must be 64 hexadecimal digits")
         parsed = ruleset.parse_options(options)
@@ -401,6 +403,9 @@ class Ringside(ClassCheckedSave):
             header["penalties"] = penalties
         if entropy_from is not None:  # absent: the entropy given at creation is all (older records too)
             header["entropy_from"] = entropy_from
+        problem = header_problem(header, ruleset)  # what verification checks of it (fork_of, prelude, ...)
+        if problem is not None:
+            raise InvalidRequestError(f"the created event's {problem}")
         actor_json = (actor or Actor.system()).to_json()
         at = self.clock()
         stream = str(match_id)
@@ -576,28 +581,14 @@ class Ringside(ClassCheckedSave):
             target = from_seq if from_seq is not None else fold.last_move_of(seat)
             if target is None:
                 raise UndoRefusedError(f"seat {seat} has no move to take back")
-            fold.check_undo_target(seat, target)
-            policy = fold.undo_policy
-            own = fold.own_undo_allowed(seat, target)
-            if policy == "own-turn" and not own:
-                raise UndoRefusedError(
-                    "past a barrier (another seat acted, a chance outcome was drawn or something hidden "
-                    "was revealed): this match's undo policy (own-turn) allows that only by an arbiter's ruling")
-            request_id = f"u{fold.seq + 1}"  # the request's own sequence number: unique, reproducible
-            immediate = own and policy in ("own-turn", "consent")
-            consent_from = [] if immediate or policy == "arbiter-only" else \
-                [s for s in range(fold.seats) if s != seat]
-            # past a barrier with no other seat to ask (a solo match), only an arbiter may allow it:
-            # nobody takes a move back alone to re-roll a die
-            arbiter_needed = not immediate and (policy == "arbiter-only" or not consent_from)
-            main = self._append(match, record.UNDO_REQUESTED, actor, {
-                "request": request_id, "seat": seat, "from_seq": target, "reason": reason[:500],
-                "consent_from": consent_from, "arbiter_needed": arbiter_needed,
-            })
+            terms = undo.terms(fold, seat, target)
+            _refuse(terms.refusal)
+            request_id = undo.request_id(fold.seq + 1)
+            main = self._append(match, record.UNDO_REQUESTED, actor, terms.payload(request_id, reason))
             entries = [main]
-            if immediate:
-                entries.append(self._append(match, record.RETRACTED, Actor.system(), {
-                    "request": request_id, "from_seq": target, "authority": "own", "seat": seat}))
+            if terms.immediate:
+                entries.append(self._append(match, record.RETRACTED, Actor.system(),
+                                            undo.retraction(request_id, target, "own", seat)))
                 entries.extend(self._settle(match))
             return main, entries
 
@@ -606,25 +597,18 @@ class Ringside(ClassCheckedSave):
     def answer_undo(self, match_id: UUID, request_id: str, accept: bool, *, seat: int | None,
                     actor: Actor, key: RequestKey | None = None) -> Accepted:
         """A seat's consent (or refusal), or an arbiter's decision (seat None), on a pending request."""
-        _check_answerer(seat, actor)
+        _refuse(undo.answerer_refusal(seat, actor.to_json()))
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
-            fold.check_active()
-            request = fold.undo.get(request_id) if isinstance(request_id, str) else None
-            if request is None:
-                raise NotFoundError(f"no undo request {request_id}")
-            if request.status != "pending":
-                raise UndoRefusedError(f"undo request {request_id} is {request.status}, not pending")
-            if seat is not None and seat not in request.consent_from:
-                raise ForbiddenError(f"seat {seat} is not asked to consent to this request")
+            _refuse(undo.answer_refusal(fold, request_id, seat))
+            request = fold.undo[request_id]
             main = self._append(match, record.UNDO_ANSWERED, actor,
                                 {"request": request_id, "seat": seat, "accept": bool(accept)})
             entries = [main]
             if match.fold.undo[request_id].status == "granted":
-                entries.append(self._append(match, record.RETRACTED, Actor.system(), {
-                    "request": request_id, "from_seq": request.from_seq,
-                    "authority": "arbiter" if seat is None else "consent", "seat": request.seat}))
+                entries.append(self._append(match, record.RETRACTED, Actor.system(), undo.retraction(
+                    request_id, request.from_seq, undo.granted_by(seat), request.seat)))
                 entries.extend(self._settle(match))
             return main, entries
 
@@ -632,16 +616,11 @@ class Ringside(ClassCheckedSave):
 
     def redo(self, match_id: UUID, *, seat: int | None, actor: Actor, key: RequestKey | None = None) -> Accepted:
         """Put back the moves of the last retraction, while nothing else has happened since."""
-        _check_answerer(seat, actor)
+        _refuse(undo.answerer_refusal(seat, actor.to_json()))
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
-            fold.check_active()
-            if fold.redo_candidate is None:
-                raise UndoRefusedError("nothing to redo: the last change was not a retraction")
-            retraction = fold.retractions[fold.redo_candidate]
-            if seat is not None and retraction.get("seat") != seat:
-                raise ForbiddenError("only the seat whose moves were taken back (or an arbiter) may redo them")
+            _refuse(undo.redo_refusal(fold, fold.redo_candidate, actor.to_json(), seat))
             main = self._append(match, record.REDONE, actor, {"retraction": fold.redo_candidate})
             return main, [main, *self._settle(match)]
 
@@ -661,47 +640,25 @@ class Ringside(ClassCheckedSave):
 
         def command(match: Match) -> tuple[Entry, list[Entry]]:
             fold = match.fold
-            fold.check_active()
-            payload: dict[str, Any] = {"ruling": kind, "note": note}
+            payload = rulings.requested(ruling, note)
+            checked = rulings.check_ruling(fold, payload)
             after: list[tuple[str, dict[str, Any]]] = []
-            if kind == "correction":
-                from_seq = _int(ruling, "from_seq")
-                if not any(step.seq == from_seq for step in fold.steps):
-                    raise InvalidRequestError(f"event {from_seq} is not an effective move or outcome")
-                payload["from_seq"] = from_seq
-                after.append((record.RETRACTED, {"request": None, "from_seq": from_seq,
-                                                 "authority": "arbiter", "seat": None}))
-            elif kind == "penalty":
-                payload.update(seat=self._seat(fold, ruling), points=_int(ruling, "points"))
-            elif kind == "forfeit":
-                payload["seat"] = self._seat(fold, ruling)
-            elif kind == "adjudicated-result":
-                ranks = ruling.get("ranks")
-                if not (isinstance(ranks, list) and len(ranks) == fold.seats
-                        and all(isinstance(r, int) and not isinstance(r, bool) and 1 <= r <= fold.seats
-                                for r in ranks)):
-                    raise InvalidRequestError(f"ranks must list a rank 1..{fold.seats} for each seat")
-                payload["ranks"] = ranks
-            elif kind == "illegal-move-stands":
-                seat = self._seat(fold, ruling)
-                if fold.decision.chance is not None or seat not in fold.decision.seats:
-                    raise InvalidRequestError(f"seat {seat} is not to act now")
-                move = fold.ruleset.parse_move(ruling.get("move"))
-                payload.update(seat=seat, move=fold.ruleset.dump_move(move))
+            if isinstance(checked, rulings.Correction):
+                after.append((record.RETRACTED, undo.retraction(None, checked.from_seq, "arbiter", None)))
+            elif isinstance(checked, rulings.IllegalMoveStands):
+                move = fold.ruleset.parse_move(checked.move)
+                payload["move"] = fold.ruleset.dump_move(move)
                 if fold.decision.secret:  # as secret as the seat's own move would have been
                     payload["salt"] = derive_salt(self._seed(match_id), str(match_id), fold.seq + 1)
                 try:
-                    fold.ruleset.apply(fold.state, seat, move)
+                    fold.ruleset.apply(fold.state, checked.seat, move)
                 except Exception as error:  # the engine cannot represent this move at all
                     raise InvalidRequestError(f"the rules engine cannot apply that move: {error}") from None
-            else:
-                raise InvalidRequestError(
-                    "ruling must be correction, penalty, forfeit, adjudicated-result or illegal-move-stands")
             main = self._append(match, record.RULING, actor, payload)
             entries = [main]
             for kind_after, body in after:
                 entries.append(self._append(match, kind_after, actor, body))
-            if kind in ("forfeit", "adjudicated-result"):
+            if kind in rulings.ENDING:
                 entries.extend(self._finish(match, kind))
             else:
                 entries.extend(self._settle(match))
@@ -1136,6 +1093,7 @@ class Ringside(ClassCheckedSave):
     def _chain(self, stream: str, seq: int, kind: str, actor: Actor, payload: dict[str, Any], prev: str,
                signer: ServerKey | None = None) -> Entry:
         signer = signer or self.key
+        check_payload(kind, payload)  # what verification checks of it: never sign what it would refuse
         actor_json = actor.to_json()
         at = self.clock()
         hash_ = event_hash(stream, seq, kind, actor_json, at, payload, prev)
@@ -1179,22 +1137,13 @@ class Ringside(ClassCheckedSave):
 
     def _finish(self, match: Match, reason: str) -> list[Entry]:
         fold = match.fold
-        last_ruling = fold.last_ruling
-        ranks = last_ruling.get("ranks") if reason == "adjudicated-result" else None
-        forfeits = (last_ruling["seat"],) if reason == "forfeit" else ()
-        result = fold.result(reason, ranks, forfeits)
+        result = rulings.ending_result(fold, reason)
         ended = self._append(match, record.ENDED, Actor.system(), {
             "reason": reason, "result": result.to_json(), "scores": fold.score_sheet().to_json(),
             "state_hash": fold.ruleset.state_hash(fold.state)})
         revealed = self._append(match, record.SEED_REVEALED, Actor.system(),
                                 {"seed": self._seed(UUID(fold.match_id))})
         return [ended, revealed]
-
-    def _seat(self, fold: MatchFold, body: dict[str, Any]) -> int:
-        seat = body.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < fold.seats:
-            raise InvalidRequestError(f"seat must be 0..{fold.seats - 1}")
-        return seat
 
 
 CommandSteps = Generator[tuple[Match, list[Answer]], IntegrityError | None, Accepted]
@@ -1215,21 +1164,11 @@ def _check_player(seat: int, actor: Actor) -> None:
         raise ForbiddenError(f"seat {actor.seat}'s player cannot act for seat {seat}")
 
 
-def _check_answerer(seat: int | None, actor: Actor) -> None:
-    """Seat None means the arbiter decides: only an arbiter may; a seat's player acts only for itself."""
-    if seat is None and actor.kind != "arbiter":
-        raise ForbiddenError("only an arbiter decides for the arbiter; a seat answers as its own seat")
-    if seat is not None and actor.kind == "seat" and actor.seat != seat:
-        raise ForbiddenError(f"seat {actor.seat}'s player cannot act for seat {seat}")
-
-
-def _check_entropy_policy(entropy_from: Any, randomness: str) -> None:
-    if entropy_from is not None and entropy_from != "seats":
-        raise InvalidRequestError("entropy_from must be 'seats' (or left out: the entropy given at creation only)")
-    if entropy_from == "seats" and randomness != "server":
-        raise InvalidRequestError(
-            "seat entropy is for outcomes the server draws: a match in recorded mode takes its outcomes "
-            "from the table, so it cannot take entropy from its seats (use randomness 'server')")
+def _refuse(refusal: Refusal | None) -> None:
+    """Raise the command's error of a rule that refused (the record's rules live in the kernel:
+    the same rules refuse a record's event in verification)."""
+    if refusal is not None:
+        raise refusal.error
 
 
 def decision_json(fold: MatchFold) -> dict[str, Any]:
@@ -1250,13 +1189,6 @@ def _name_text(name: str) -> bool:
     """A name every store, list and terminal can hold: no control characters (NUL, which
     PostgreSQL's text refuses, tabs, line breaks, escapes), line separators or lone surrogates."""
     return name.isprintable() or all(unicodedata.category(c) not in ("Cc", "Cs", "Zl", "Zp") for c in name)
-
-
-def _int(body: dict[str, Any], key: str) -> int:
-    value = body.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidRequestError(f"{key} must be a whole number")
-    return value
 
 
 def _text(text: str) -> str:
