@@ -5,6 +5,7 @@ in its own words, and what the application records its verification accepts."""
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -187,10 +188,11 @@ KEY = ServerKey.from_seed(b"record-rules")
 def undone(tmp_path_factory: pytest.TempPathFactory) -> str:
     app = Ringside.open(data_dir=tmp_path_factory.mktemp("undone"), key=KEY, clock=FixedStepClock())
     try:
-        match_id = new_match(app, undo_policy="consent")
-        seat = app.fold(match_id).decision.seats[0]
-        app.play_bot(match_id)
-        app.request_undo(match_id, seat)
+        match_id = new_match(app, players=1, variant="solo", options={"rounds": 2},
+                             match_id=uuid.UUID(int=13))
+        app.submit_move(match_id, 0, {"type": "pass"})  # within the barrier: taken back at once
+        app.request_undo(match_id, 0)
+        app.redo(match_id, seat=0, actor=Actor.player(0))
         app.annotate(match_id, 2, "note", actor=Actor.player(0))
         play_to_end(app, match_id)
         return app.export_bundle(match_id)
