@@ -15,11 +15,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ..kernel import record
 from ..kernel.annotations import AnnotationLog, check_glyphs, check_visibility
-from ..kernel.errors import (
-    ConflictError,
-    InvalidRequestError,
-    NotFoundError,
-)
+from ..kernel.errors import ConflictError, InvalidRequestError, NotFoundError
 from ..kernel.viewers import Actor
 from .writing import RETRIES, RequestKey, Writing
 

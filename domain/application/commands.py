@@ -20,13 +20,7 @@ from ..kernel import record, rulings, undo
 from ..kernel.annotations import AnnotationLog
 from ..kernel.canonical import JSON
 from ..kernel.chance import commitment, derive_salt, new_seed
-from ..kernel.errors import (
-    ConflictError,
-    ForbiddenError,
-    InvalidRequestError,
-    InvalidSeatsError,
-    UndoRefusedError,
-)
+from ..kernel.errors import ConflictError, ForbiddenError, InvalidRequestError, InvalidSeatsError, UndoRefusedError
 from ..kernel.fold import entropy_actor_problem
 from ..kernel.header import (
     entropy_policy_refusal,
@@ -42,13 +36,7 @@ from ..kernel.record import Entry
 from ..kernel.refusal import Refusal
 from ..kernel.registry import get_game
 from ..kernel.viewers import Actor
-from .aggregates import (
-    KnownKey,
-    MatchSecret,
-    annotations_id,
-    key_record_id,
-    secret_id,
-)
+from .aggregates import KnownKey, MatchSecret, annotations_id, key_record_id, secret_id
 from .writing import RETRIES, Accepted, RequestKey, Writing
 
 

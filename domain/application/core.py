@@ -25,11 +25,7 @@ from eventsourcing.persistence import Recording
 from ..kernel import component_store, record
 from ..kernel.annotations import AnnotationLog
 from ..kernel.clock import Clock, utc_now
-from ..kernel.errors import (
-    ForbiddenError,
-    InvalidRequestError,
-    MatchNotFoundError,
-)
+from ..kernel.errors import ForbiddenError, InvalidRequestError, MatchNotFoundError
 from ..kernel.fold import MatchFold
 from ..kernel.integrity import GENESIS, ServerKey, event_hash, load_retired_keys
 from ..kernel.match import Match, MatchSnapshot
@@ -44,14 +40,7 @@ from ..store.index import MatchIndex
 from ..store.saving import ClassCheckedSave
 from ..store.settings import StoreSettings
 from ..store.write_lock import WriteLock
-from .aggregates import (
-    ComponentSetRecord,
-    KnownKey,
-    MatchSecret,
-    annotations_id,
-    components_id,
-    secret_id,
-)
+from .aggregates import ComponentSetRecord, KnownKey, MatchSecret, annotations_id, components_id, secret_id
 from .cache import MatchCache, project_match
 
 logger = logging.getLogger("ringside")
@@ -63,15 +52,10 @@ class RingsideCore(ClassCheckedSave):
     """The application's store, keys and reading primitives. Construct `Ringside` (app.py)."""
 
     name = "ringside"
-
     snapshotting_intervals = {Match: 100}
-
     snapshotting_projectors = {Match: project_match}
-
     snapshot_class = MatchSnapshot
-
     env = {"IS_SNAPSHOTTING_ENABLED": "y"}
-
     CACHE_SIZE = 500
 
     def __init__(self, settings: StoreSettings, key: ServerKey | None = None, clock: Clock | None = None,
@@ -232,6 +216,8 @@ class RingsideCore(ClassCheckedSave):
     # ==== signing ============================================================================
     def _chain(self, stream: str, seq: int, kind: str, actor: Actor, payload: dict[str, Any], prev: str,
                signer: ServerKey | None = None) -> Entry:
+        """One entry of a stream, hash-chained to `prev` and signed (by this server's key unless
+        `signer`), its payload first checked against its kind's model (kernel/payloads.py)."""
         signer = signer or self.key
         check_payload(kind, payload)  # what verification checks of it: never sign what it would refuse
         actor_json = actor.to_json()

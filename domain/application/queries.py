@@ -14,16 +14,12 @@ from uuid import UUID
 
 from ..kernel.annotations import hidden_entries, visible_to
 from ..kernel.diff import diff
-from ..kernel.errors import (
-    RingsideError,
-)
+from ..kernel.errors import RingsideError
 from ..kernel.fold import prelude_visibility
 from ..kernel.redaction import redact
 from ..kernel.trust import Trust
 from ..kernel.viewers import Viewer
-from .aggregates import (
-    annotations_id,
-)
+from .aggregates import annotations_id
 from .core import RingsideCore
 from .read_models import state_view, summary
 

@@ -27,12 +27,7 @@ from ..kernel import record, rulings
 from ..kernel.canonical import JSON
 from ..kernel.chance import derive_outcome, derive_salt
 from ..kernel.clock import utc_text
-from ..kernel.errors import (
-    ConflictError,
-    ForbiddenError,
-    RingsideError,
-    StaleVersionError,
-)
+from ..kernel.errors import ConflictError, ForbiddenError, RingsideError, StaleVersionError
 from ..kernel.fold import MatchFold
 from ..kernel.integrity import Receipt
 from ..kernel.match import Match
