@@ -26,13 +26,14 @@ from .undo import Authority
 
 
 class MovePayload(Strict):
+    """A seat's move: the game's move model as JSON; the time the client says it moved, if it
+    said (the record's time is the server's `at`); and a secret move's salt, so that its hash
+    cannot be matched against guesses."""
+
     seat: int
     move: Any
-    """The game's move model as JSON."""
     claimed_at: OptionalText = None
-    """The time the client says it moved (the record's time is the server's `at`)."""
     salt: OptionalText = None
-    """A secret move's salt, so that its hash cannot be matched against guesses."""
 
 
 class ServerDerivation(Strict):

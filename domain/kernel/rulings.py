@@ -40,39 +40,41 @@ FIELDS: dict[str, tuple[str, ...]] = {
 """Each kind's own fields, in the order they are checked (and its refusal worded)."""
 
 
-class Correction(Strict):
-    ruling: Literal["correction"]
-    from_seq: int
+class _Ruling(Strict):
+    """What every ruling records besides its kind's own fields: the arbiter's note."""
+
     note: str = ""
 
 
-class Penalty(Strict):
+class Correction(_Ruling):
+    ruling: Literal["correction"]
+    from_seq: int
+
+
+class Penalty(_Ruling):
     ruling: Literal["penalty"]
     seat: int
     points: int
-    note: str = ""
 
 
-class Forfeit(Strict):
+class Forfeit(_Ruling):
     ruling: Literal["forfeit"]
     seat: int
-    note: str = ""
 
 
-class AdjudicatedResult(Strict):
+class AdjudicatedResult(_Ruling):
     ruling: Literal["adjudicated-result"]
     ranks: list[int]
-    note: str = ""
 
 
-class IllegalMoveStands(Strict):
+class IllegalMoveStands(_Ruling):
+    """The move is the game's move as JSON: the engine applies it without validating it (the
+    ruling's point). The salt is there when the move is secret, as the seat's own would have been."""
+
     ruling: Literal["illegal-move-stands"]
     seat: int
     move: Any
-    """The game's move as JSON: the engine applies it without validating it (the ruling's point)."""
-    note: str = ""
     salt: OptionalText = None
-    """Present when the move is secret, as the seat's own move would have been."""
 
 
 Ruling = Annotated[Correction | Penalty | Forfeit | AdjudicatedResult | IllegalMoveStands,
