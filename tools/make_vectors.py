@@ -27,8 +27,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from domain import application
-from domain.application import Accepted, Ringside
+from domain.application import Accepted, Ringside, annotating
 from domain.kernel.annotations import AnnotationFold
 from domain.kernel.canonical import encode
 from domain.kernel.clock import FixedStepClock
@@ -72,7 +71,7 @@ def fixed_salts() -> Iterator[None]:
     def token_hex(nbytes: int = 32) -> str:
         return hashlib.sha256(f"ringside-vectors/salt/{next(counter)}".encode()).hexdigest()[:2 * nbytes]
 
-    with mock.patch.object(application.secrets, "token_hex", token_hex):
+    with mock.patch.object(annotating.secrets, "token_hex", token_hex):
         yield
 
 

@@ -3,12 +3,14 @@
 `MatchFold` is plain Python with no storage: the eventsourcing aggregate wraps one, verification
 runs one over a bundle in strict mode, and time travel is a fold of a prefix. Everything a command
 must check before appending (whose turn, legality, undo barriers) is asked of the fold, so the
-live path and the verifier apply literally the same rules.
+live path and the verifier apply literally the same rules. The record's own rules have one home
+each, which both call with the fold: the undo protocol in `undo.py`, rulings in `rulings.py`, the
+created event's header in `header.py`, every payload's type in `payloads.py`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .canonical import JSON, NotCanonicalError, digest
@@ -22,7 +24,6 @@ from .errors import (
     InvalidRequestError,
     MatchOverError,
     NotYourTurnError,
-    UndoRefusedError,
 )
 from .record import (
     CHANCE,
@@ -40,9 +41,9 @@ from .record import (
     Entry,
 )
 from .registry import get_game
+from .undo import UNDO_POLICIES as UNDO_POLICIES  # re-exported: where it was read from before undo.py
+from .undo import UndoRequest, within_barrier
 from .viewers import Viewer
-
-UNDO_POLICIES = ("none", "own-turn", "consent", "arbiter-only")
 
 
 @dataclass
@@ -63,36 +64,6 @@ class GameStep:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameStep:
         return cls(data["seq"], data["kind"], data["seat"], data["data"], data["secret"], data["barrier"])
-
-
-@dataclass
-class UndoRequest:
-    """A pending, granted, declined or stale request to take moves back."""
-
-    id: str
-    seat: int
-    from_seq: int
-    requested_seq: int
-    consent_from: list[int]
-    arbiter_needed: bool
-    answers: dict[str, bool] = field(default_factory=dict)
-    status: str = "pending"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "seat": self.seat, "from_seq": self.from_seq,
-                "requested_seq": self.requested_seq, "consent_from": self.consent_from,
-                "arbiter_needed": self.arbiter_needed, "answers": self.answers, "status": self.status}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> UndoRequest:
-        return cls(**data)
-
-    def granted(self) -> bool:
-        if self.answers.get("arbiter") is True:
-            return True
-        if self.arbiter_needed:
-            return False
-        return all(self.answers.get(str(seat)) is True for seat in self.consent_from)
 
 
 class MatchFold:
@@ -284,22 +255,9 @@ class MatchFold:
             raise InvalidRequestError(problem)
 
     def own_undo_allowed(self, seat: int, from_seq: int) -> bool:
-        """True when `seat` may take back its moves from `from_seq` with nobody's consent: since
-        then only that seat moved, no chance was drawn and nothing hidden was revealed."""
-        if from_seq <= self.last_ruling_seq:
-            return False
-        tail = [step for step in self.steps if step.seq >= from_seq]
-        return all(step.kind == "move" and step.seat == seat and not step.barrier for step in tail)
-
-    def check_undo_target(self, seat: int, from_seq: int) -> None:
-        self.check_active()
-        if self.undo_policy == "none":
-            raise UndoRefusedError("undo is off for this match (policy: none)")
-        target = next((step for step in self.steps if step.seq == from_seq), None)
-        if target is None or target.kind != "move":
-            raise UndoRefusedError(f"event {from_seq} is not a move that can be taken back")
-        if target.seat != seat:
-            raise UndoRefusedError(f"event {from_seq} is seat {target.seat}'s move, not seat {seat}'s")
+        """True when `seat` may take back its moves from `from_seq` with nobody's consent (the
+        barrier rule: `undo.within_barrier`)."""
+        return within_barrier(self, seat, from_seq)
 
     def last_move_of(self, seat: int) -> int | None:
         for step in reversed(self.steps):
@@ -358,13 +316,7 @@ class MatchFold:
 
     def _on_undo_answered(self, entry: Entry) -> None:
         payload = entry.payload
-        request = self.undo[payload["request"]]
-        who = "arbiter" if payload.get("seat") is None else str(payload["seat"])
-        request = replace(request, answers={**request.answers, who: bool(payload["accept"])})
-        if not payload["accept"]:
-            request = replace(request, status="declined")
-        elif request.granted():
-            request = replace(request, status="granted")
+        request = self.undo[payload["request"]].answered(payload.get("seat"), payload["accept"])
         self.undo[request.id] = request
 
     def _on_retracted(self, entry: Entry) -> None:

@@ -15,13 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import component_store
+from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
 from .canonical import JSON, digest
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
-from .fold import UNDO_POLICIES, MatchFold, entropy_actor_problem
+from .fold import MatchFold, entropy_actor_problem
+from .header import header_problem
 from .integrity import GENESIS, is_hex, key_id_of
+from .payloads import payload_problem
 from .receipts import ReceiptCheck, check_receipts
 from .record import (
     ANNOTATION_ADDED,
@@ -46,6 +48,10 @@ from .trust import Trust
 
 CHECKS = ("format", "sequence", "chain", "signature", "header", "legality", "chance", "seed", "undo",
           "ruling", "score", "annotations", "trailer", "trust", "receipts", "entropy")
+CHECK_OF_KIND = {MOVE: "legality", CHANCE: "chance", UNDO_REQUESTED: "undo", UNDO_ANSWERED: "undo",
+                 RETRACTED: "undo", REDONE: "undo", SEED_REVEALED: "seed", RULING: "ruling", ENDED: "score",
+                 KEY_ROTATED: "signature", ENTROPY_ADDED: "entropy"}
+"""The check that covers each kind of event, and so reports a payload that is not of its kind."""
 
 
 @dataclass
@@ -244,8 +250,9 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool, signers
     if not entries:
         raise _Failed(Divergence("format", "the bundle holds no events"))
     match_id = bundle.header.get("match_id")
-    seed = next((e.payload.get("seed") for e in entries if e.kind == SEED_REVEALED and isinstance(e.payload, dict)),
-                None)
+    revealed = next((e.payload.get("seed") for e in entries if e.kind == SEED_REVEALED and isinstance(e.payload, dict)),
+                    None)
+    seed = revealed if isinstance(revealed, str) else None  # else the reveal's own check names it, at its event
     fold: MatchFold | None = None
     prev = GENESIS
     expected_seq = 1
@@ -383,7 +390,7 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
     if bundle.header.get("game") != header["game"]:
         raise _Failed(Divergence("header", "the header names another game", seq=1,
                                  expected=header["game"], actual=bundle.header.get("game")))
-    problem = _header_problem(header, ruleset)
+    problem = header_problem(header, ruleset)
     if problem is not None:
         raise _Failed(Divergence("header", f"the created event's {problem}", seq=1))
     if header["engine_version"] != ruleset.engine_version:
@@ -424,49 +431,17 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
     return fold
 
 
-def _header_problem(header: dict[str, Any], ruleset: Any) -> str | None:
-    """What in a created event is not what the application records, or None."""
-    seats = header.get("seats")
-    variant = header.get("variant")
-    info = ruleset.variants.get(variant) if isinstance(variant, str) else None
-    if info is None:
-        return f"variant {variant!r} is not one of {ruleset.name}'s"
-    if not (isinstance(seats, list) and info.min_seats <= len(seats) <= info.max_seats
-            and all(isinstance(s, dict) and set(s) == {"seat", "player"} and type(s["seat"]) is int and s["seat"] == n
-                    and isinstance(s["player"], str) for n, s in enumerate(seats))):
-        return f"seats are not {info.min_seats}–{info.max_seats} numbered seats with their players"
-    if header.get("randomness") not in ("server", "recorded") or header.get("undo_policy") not in UNDO_POLICIES:
-        return "randomness or undo policy is not one there is"
-    entropy, prelude, fork_of = header.get("entropy"), header.get("prelude"), header.get("fork_of")
-    if not (isinstance(entropy, list) and all(isinstance(item, str) for item in entropy)):
-        return "players' entropy is not a list of strings"
-    if "entropy_from" in header and (header["entropy_from"] != "seats" or header.get("randomness") != "server"):
-        return "entropy policy is not 'seats' in a server-mode match"
-    if not (isinstance(header.get("components"), dict) and isinstance(header["components"].get("hash"), str)):
-        return "component set is not named by its hash"
-    kinds = ("move", "forced", "chance")
-    if not (isinstance(prelude, list)
-            and all(isinstance(step, dict) and "data" in step and step.get("kind") in kinds for step in prelude)):
-        return "prelude is not a list of steps"
-    if not (fork_of is None or isinstance(fork_of, dict)) or not isinstance(header.get("seed_commitment"), str):
-        return "fork or seed commitment is malformed"
-    penalties = header.get("penalties", [])
-    if not (isinstance(penalties, list) and all(
-            isinstance(p, dict) and set(p) == {"seat", "points", "reason", "seq"} and type(p["seat"]) is int
-            and 0 <= p["seat"] < len(seats) and type(p["points"]) is int and type(p["seq"]) is int
-            and isinstance(p["reason"], str) for p in penalties)) or (penalties and fork_of is None):
-        return "inherited penalties are malformed (or not a fork's)"
-    return None
-
-
 def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
     """Check what the entry claims against the fold before it is consumed."""
     payload = entry.payload
     seq = entry.seq
-    if fold.last_ruling_seq == seq - 1 and fold.last_ruling.get("ruling") in ("forfeit", "adjudicated-result") \
+    if fold.last_ruling_seq == seq - 1 and fold.last_ruling.get("ruling") in rulings.ENDING \
             and entry.kind != ENDED:
         raise _Failed(Divergence("ruling", "the match went on after a ruling that ended it", seq=seq,
                                  expected=ENDED, actual=entry.kind))
+    problem = payload_problem(entry.kind, payload)
+    if problem is not None:  # the event's own check reports it: it is not an event of its kind
+        raise _Failed(Divergence(CHECK_OF_KIND.get(entry.kind, "format"), problem, seq=seq))
     if entry.kind == MOVE:
         actor = entry.actor
         if actor.get("kind") == "seat" and actor.get("seat") != payload.get("seat"):
@@ -509,7 +484,7 @@ def _check_claim(fold: MatchFold, entry: Entry, seed: str | None, report: Report
         _check_entropy(fold, entry, report)
         _count(report, "entropy")
     elif entry.kind == SEED_REVEALED and (fold.status != "ended" or fold.seed is not None
-                                          or not isinstance(payload.get("seed"), str) or payload.get("seed") != seed):
+                                          or payload["seed"] != seed):
         raise _Failed(Divergence("seed", "a seed revealed during play, twice, or not the seed checked "
                                  "against the commitment", seq=seq, actual=payload.get("seed")))
 
@@ -519,9 +494,9 @@ def _check_rotation(fold: MatchFold, entry: Entry, keys: dict[str, str]) -> None
     by the recording server (the system actor), and is signed by the key it hands over from
     (checked with every event's authorisation)."""
     payload = entry.payload
-    new_key, public = payload.get("key"), payload.get("public_key")
+    new_key, public = payload["key"], payload["public_key"]
     problem = None
-    if set(payload) != {"key", "public_key"} or not isinstance(public, str) or key_id_of(public) != new_key:
+    if key_id_of(public) != new_key:
         problem = "a key rotation must name the new key's ID and the public key it derives from"
     elif keys.get(str(new_key)) != public:
         problem = "the rotated-to key is not the one the bundle lists under that ID"
@@ -555,10 +530,8 @@ def _check_entropy(fold: MatchFold, entry: Entry, report: Report) -> None:
     """Seat entropy: under the policy, before the first draw, once per seat, well-formed, by the
     seat's player or an arbiter acting for it (the same checks as add_entropy)."""
     payload, actor = entry.payload, entry.actor
-    seat = payload.get("seat")
+    seat = payload["seat"]
     try:
-        if set(payload) != {"seat", "entropy"}:
-            raise RingsideError("an entropy event holds exactly a seat and its entropy")
         fold.check_entropy(seat, payload["entropy"])
     except RingsideError as error:
         raise _Failed(Divergence("entropy", error.message, seq=entry.seq, actual=payload)) from None
@@ -604,82 +577,35 @@ def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Repor
 
 
 def _check_retraction(fold: MatchFold, entry: Entry) -> None:
-    payload = entry.payload
-    authority = payload.get("authority")
-    request = fold.undo.get(payload.get("request") or "")
-    ok = False
-    if request is not None and payload.get("from_seq") != request.from_seq:
-        raise _Failed(Divergence("undo", "a retraction of other moves than the request asked for", seq=entry.seq,
-                                 expected=request.from_seq, actual=payload.get("from_seq")))
-    if authority == "own":
-        ok = (request is not None and request.status == "pending" and fold.undo_policy in ("own-turn", "consent")
-              and fold.own_undo_allowed(request.seat, payload["from_seq"]))
-    elif authority == "consent":
-        ok = (request is not None and request.status == "granted" and request.granted()
-              and fold.undo_policy == "consent")
-    elif authority == "arbiter" and request is not None:
-        ok = request.status == "granted" and request.answers.get("arbiter") is True
-    elif authority == "arbiter":  # an arbiter's correction: right after the ruling, from its event
-        ruling = fold.last_ruling
-        ok = (entry.actor.get("kind") == "arbiter" and fold.last_ruling_seq == entry.seq - 1
-              and ruling.get("ruling") == "correction" and ruling.get("from_seq") == payload.get("from_seq"))
-    if not ok:
-        raise _Failed(Divergence("undo", f"a retraction without the authority it claims ({authority})",
-                                 seq=entry.seq, expected="a granted undo", actual=authority))
+    refusal = undo.authority_refusal(fold, entry.payload, entry.actor)
+    if refusal is not None:
+        raise _Failed(Divergence("undo", refusal.finding, seq=entry.seq, expected=refusal.expected,
+                                 actual=refusal.actual))
 
 
 def _check_ruling(fold: MatchFold, entry: Entry) -> None:
-    """A ruling must be one the application accepts at that point (the same checks as make_ruling)."""
-    payload = entry.payload
-    kind = payload.get("ruling")
-
-    def whole(value: Any, low: int | None = None, high: int | None = None) -> bool:
-        return type(value) is int and (low is None or value >= low) and (high is None or value <= high)
-
-    seats = fold.seats
-    if fold.status != "active":
-        ok = False
-    elif kind == "correction":
-        ok = any(step.seq == payload.get("from_seq") for step in fold.steps)
-    elif kind == "penalty":
-        ok = whole(payload.get("seat"), 0, seats - 1) and whole(payload.get("points"))
-    elif kind == "forfeit":
-        ok = whole(payload.get("seat"), 0, seats - 1)
-    elif kind == "adjudicated-result":
-        ranks = payload.get("ranks")
-        ok = isinstance(ranks, list) and len(ranks) == seats and all(whole(r, 1, seats) for r in ranks)
-    elif kind == "illegal-move-stands":
-        ok = (fold.decision.chance is None and whole(payload.get("seat"), 0, seats - 1)
-              and payload["seat"] in fold.decision.seats)
-    else:
-        ok = False
-    if not ok:
+    """A ruling must be one the application accepts at that point (the same `check_ruling`)."""
+    try:
+        rulings.check_ruling(fold, entry.payload)
+    except RingsideError:
         raise _Failed(Divergence("ruling", "a ruling the arbiter could not have made there", seq=entry.seq,
-                                 actual=payload))
+                                 actual=entry.payload)) from None
 
 
 def _check_request(fold: MatchFold, entry: Entry) -> None:
     """A request must take back the seat's own move, by its player, and ask exactly whom the match's
-    undo policy asks (the same rule the application applies when it records one)."""
+    undo policy asks (the same terms the application records it under)."""
     payload, actor = entry.payload, entry.actor
-    seat, target = payload.get("seat"), payload.get("from_seq")
-    if not (isinstance(seat, int) and isinstance(target, int)) or isinstance(seat, bool):
-        raise _Failed(Divergence("undo", "an undo request without a seat and a move", seq=entry.seq,
-                                 actual={"seat": seat, "from_seq": target}))
+    seat, target = payload["seat"], payload["from_seq"]
     try:
-        fold.check_undo_target(seat, target)
+        terms = undo.terms(fold, seat, target)
     except RingsideError as error:
         raise _Failed(Divergence("undo", error.message, seq=entry.seq, actual=target)) from None
-    policy = fold.undo_policy
-    own = fold.own_undo_allowed(seat, target)
-    immediate = own and policy in ("own-turn", "consent")
-    consent_from = [] if immediate or policy == "arbiter-only" else [s for s in range(fold.seats) if s != seat]
-    wanted = {"request": f"u{entry.seq}", "seat": seat, "consent_from": consent_from,
-              "arbiter_needed": not immediate and (policy == "arbiter-only" or not consent_from)}
+    wanted = terms.asks(undo.request_id(entry.seq))
     claimed = {key: payload.get(key) for key in wanted}
     problem = None
-    if policy == "own-turn" and not own:
-        problem = "an undo past a barrier that the match's policy (own-turn) leaves to an arbiter's ruling"
+    if terms.refusal is not None:
+        problem = terms.refusal.finding
     elif claimed != wanted:
         problem = "an undo request that does not ask whom the match's undo policy asks"
     elif actor.get("kind") == "seat" and actor.get("seat") != seat:
@@ -690,34 +616,23 @@ def _check_request(fold: MatchFold, entry: Entry) -> None:
 
 def _check_answer(fold: MatchFold, entry: Entry) -> None:
     """An answer must be to a pending request, by the arbiter for the arbiter, or by a seat that was
-    asked (its player answering only for itself)."""
+    asked (its player answering only for itself): the application's own rules for answers."""
     payload, actor = entry.payload, entry.actor
-    request = fold.undo.get(str(payload.get("request")))
-    seat = payload.get("seat")
-    problem = None
-    if request is None or request.status != "pending":
-        problem = "an answer to an undo request that is not pending"
-    elif seat is None and actor.get("kind") != "arbiter":
-        problem = "an arbiter's answer not given by an arbiter"
-    elif seat is not None and (seat not in request.consent_from
-                               or (actor.get("kind") == "seat" and actor.get("seat") != seat)):
-        problem = "an answer for a seat that was not asked, or by another seat's player"
-    if problem is not None:
-        raise _Failed(Divergence("undo", problem, seq=entry.seq, expected=request.to_json() if request else None,
+    request, seat = payload["request"], payload["seat"]
+    refusal = undo.answer_refusal(fold, request, seat) or undo.answerer_refusal(seat, actor)
+    if refusal is not None:
+        pending = fold.undo.get(request)
+        raise _Failed(Divergence("undo", refusal.finding, seq=entry.seq,
+                                 expected=pending.to_json() if pending else None,
                                  actual={"seat": seat, "actor": actor}))
 
 
 def _check_redo(fold: MatchFold, entry: Entry) -> None:
     """A redo puts back the last retraction while nothing else happened, by its seat or an arbiter."""
-    target = entry.payload.get("retraction")
-    actor = entry.actor
-    if fold.redo_candidate is None or target != fold.redo_candidate:
-        raise _Failed(Divergence("undo", "a redo of moves that were not the last change", seq=entry.seq,
-                                 expected=fold.redo_candidate, actual=target))
-    seat = fold.retractions[fold.redo_candidate].get("seat")
-    if actor.get("kind") != "arbiter" and (seat is None or actor.get("seat") != seat):
-        raise _Failed(Divergence("undo", "a redo by someone other than the seat whose moves were taken back "
-                                 "or an arbiter", seq=entry.seq, expected=seat, actual=actor))
+    refusal = undo.redo_refusal(fold, entry.payload["retraction"], entry.actor)
+    if refusal is not None:
+        raise _Failed(Divergence("undo", refusal.finding, seq=entry.seq, expected=refusal.expected,
+                                 actual=refusal.actual))
 
 
 def _check_end(fold: MatchFold, entry: Entry) -> None:
@@ -726,7 +641,7 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
     if reason == "completed" and not fold.decision.over:
         raise _Failed(Divergence("score", "the match was ended before the rules say it is over", seq=entry.seq))
     ruling = fold.last_ruling
-    if reason != "completed" and (reason not in ("forfeit", "adjudicated-result") or ruling.get("ruling") != reason
+    if reason != "completed" and (reason not in rulings.ENDING or ruling.get("ruling") != reason
                                   or fold.last_ruling_seq != entry.seq - 1):
         raise _Failed(Divergence("score", "the match was ended early without the arbiter's ruling to end it",
                                  seq=entry.seq, expected="completed, or a forfeit or adjudicated result ruled just "
@@ -735,9 +650,7 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
     if payload.get("state_hash") != state_hash:
         raise _Failed(Divergence("score", "the recorded final state differs from the re-fold's", seq=entry.seq,
                                  expected=state_hash, actual=payload.get("state_hash")))
-    ranks = ruling.get("ranks") if reason == "adjudicated-result" else None
-    forfeits = (ruling["seat"],) if reason == "forfeit" and "seat" in ruling else ()
-    result = fold.result(str(reason), ranks, forfeits).to_json()
+    result = rulings.ending_result(fold, str(reason)).to_json()
     scores = fold.score_sheet().to_json()
     if digest(scores) != digest(payload.get("scores")):
         raise _Failed(Divergence("score", "the recorded final scores differ from the re-fold's", seq=entry.seq,
@@ -775,6 +688,9 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
         if expected_seq == 1 and entry.kind != ANNOTATIONS_OPENED:
             raise _Failed(Divergence("annotations", "the annotation stream does not start opened",
                                      seq=1, stream="annotations"))
+        problem = None if redacted else payload_problem(entry.kind, entry.payload)
+        if problem is not None:
+            raise _Failed(Divergence("annotations", problem, seq=entry.seq, stream="annotations"))
         anchor = entry.payload.get("seq")
         if anchor is not None and "hash" in entry.payload and hashes.get(anchor) != entry.payload["hash"]:
             raise _Failed(Divergence("annotations", "an annotation is anchored to an event hash not in the record",
