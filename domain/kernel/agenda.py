@@ -93,8 +93,8 @@ class Step(Mapping[str, JSON]):
             raise AgendaError(f"a step's kind is a non-empty string, not {kind!r}")
         if KIND in fields:
             raise AgendaError(f"{KIND!r} is the step's kind, not a field")
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "_fields", {key: _freeze(value) for key, value in fields.items()})
+        object.__setattr__(self, "kind", str(normalize(kind)))  # NFC, as canonical JSON keeps it
+        object.__setattr__(self, "_fields", {_key(key): _freeze(value) for key, value in fields.items()})
 
     @classmethod
     def of(cls, record: Mapping[str, JSON]) -> Step:
