@@ -37,6 +37,7 @@ from .kernel.annotations import AnnotationLog, check_glyphs, check_visibility, h
 from .kernel.canonical import JSON
 from .kernel.chance import commitment, derive_outcome, derive_salt, new_seed
 from .kernel.clock import Clock, utc_now, utc_text
+from .kernel.contract import MatchConfig
 from .kernel.diff import diff
 from .kernel.errors import (
     ConflictError,
@@ -53,6 +54,7 @@ from .kernel.errors import (
 from .kernel.fold import UNDO_POLICIES, MatchFold, entropy_actor_problem, prelude_visibility
 from .kernel.integrity import GENESIS, Receipt, ServerKey, event_hash, load_retired_keys
 from .kernel.match import Match, MatchSnapshot
+from .kernel.positions import normal_position, position_hides
 from .kernel.record import Entry
 from .kernel.redaction import redact
 from .kernel.registry import get_game
@@ -357,10 +359,12 @@ class Ringside(ClassCheckedSave):
                      seed: str | None = None, actor: Actor | None = None,
                      fork_of: dict[str, Any] | None = None, prelude: list[dict[str, Any]] | None = None,
                      penalties: list[dict[str, Any]] | None = None,
-                     title: str = "") -> Accepted:
+                     title: str = "", position: dict[str, Any] | None = None) -> Accepted:
         """Start a match. Chance events at the start (deals) are resolved at once in server mode,
         unless `entropy_from="seats"`: then every draw waits until each seat has added its entropy
-        (`add_entropy`), after the seed commitment is in the record."""
+        (`add_entropy`), after the seed commitment is in the record. With a `position` (the game's
+        position format) the match starts there instead of at the setup: it is validated, and its
+        normal form recorded in the created event (docs/positions.md)."""
         ruleset = get_game(game)
         variant = variant or ruleset.default_variant
         if not isinstance(variant, str) or variant not in ruleset.variants:
@@ -385,6 +389,8 @@ class Ringside(ClassCheckedSave):
             raise InvalidRequestError("a seed must be 64 hexadecimal digits")
         parsed = ruleset.parse_options(options)
         components_header, extra = self._components_header(game, components)
+        start = None if position is None else _start_position(ruleset, variant, parsed, len(players), components,
+                                                              position)
         match_id = match_id or uuid4()
         seed = seed or new_seed()
         header = {
@@ -395,7 +401,9 @@ class Ringside(ClassCheckedSave):
             "randomness": randomness, "seed_commitment": commitment(seed), "entropy": entropy_list,
             "undo_policy": undo_policy, "fork_of": fork_of, "prelude": prelude or [], "title": title,
         }
-        if prelude:  # it may replay hidden draws and secret moves: salt it against guessing
+        if start is not None:  # absent: the standard setup (older records too)
+            header["position"] = start
+        if prelude or start is not None:  # hidden draws, secret moves, hands: salt it against guessing
             header["salt"] = derive_salt(seed, str(match_id), 1)
         if penalties:  # a fork starts with the scores its parent had there
             header["penalties"] = penalties
@@ -444,7 +452,8 @@ class Ringside(ClassCheckedSave):
             components=None if parent.config.components.content_hash() ==
             parent.ruleset.default_components().content_hash() else parent.config.components.content(),
             actor=actor, fork_of={"match_id": str(match_id), "seq": at, "hash": parent.head},
-            prelude=prelude, penalties=[dict(p) for p in parent.penalties], title=f"fork of {match_id} at {at}")
+            prelude=prelude, penalties=[dict(p) for p in parent.penalties], title=f"fork of {match_id} at {at}",
+            position=parent.header.get("position"))
 
     def sealed_by(self, match_id: UUID) -> str | None:
         """The match in play whose hidden information this fork carries, or None. A fork replays its
@@ -453,7 +462,9 @@ class Ringside(ClassCheckedSave):
         its arbiter may export or fork it, whatever the fork's own status."""
         fold = self.fold(match_id)
         prelude = fold.header.get("prelude") or []
-        if not prelude or not prelude_visibility(fold.ruleset, fold.config, prelude):
+        position = fold.header.get("position")
+        hides = position is not None and position_hides(fold.ruleset, position, fold.seats)
+        if not hides and (not prelude or not prelude_visibility(fold.ruleset, fold.config, prelude, position)):
             return None
         seen: set[str] = set()
         fork_of = fold.header.get("fork_of")
@@ -1223,6 +1234,17 @@ def _check_answerer(seat: int | None, actor: Actor) -> None:
         raise ForbiddenError(f"seat {actor.seat}'s player cannot act for seat {seat}")
 
 
+def _start_position(ruleset: Any, variant: str, options: Any, seats: int, components: dict[str, Any] | None,
+                    position: Any) -> dict[str, Any]:
+    """A match's starting position, validated against the game (InvalidPositionError naming the
+    field and the rule) and in the normal form its created event records."""
+    from .kernel.components import load_components
+
+    chosen = ruleset.default_components() if components is None else \
+        load_components(ruleset.components_model, components)
+    return normal_position(ruleset, MatchConfig(variant, options, seats, chosen), position)
+
+
 def _check_entropy_policy(entropy_from: Any, randomness: str) -> None:
     if entropy_from is not None and entropy_from != "seats":
         raise InvalidRequestError("entropy_from must be 'seats' (or left out: the entropy given at creation only)")
@@ -1295,6 +1317,7 @@ def summary(fold: MatchFold) -> dict[str, Any]:
         "components": header["components"], "seed_commitment": header["seed_commitment"],
         "signed_by": sorted(fold.signing_keys),
         "fork_of": header.get("fork_of"), "official": header.get("fork_of") is None,
+        "setup": "position" if "position" in header else "standard",
         "created_at": fold.created_at, "last_activity": fold.last_at, "end": fold.end,
         "decision": decision_json(fold) if fold.status == "active" else None,
         "pending_undo": [r.to_json() for r in fold.undo.values() if r.status == "pending"],

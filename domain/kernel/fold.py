@@ -24,6 +24,7 @@ from .errors import (
     NotYourTurnError,
     UndoRefusedError,
 )
+from .positions import start_state
 from .record import (
     CHANCE,
     CREATED,
@@ -442,9 +443,10 @@ class MatchFold:
         self.steps.append(GameStep(seq, "chance", None, outcome, barrier=True))
 
     def _refold(self) -> None:
-        """Rebuild the game state from setup through the prelude and every effective step."""
+        """Rebuild the game state from setup (or the recorded position) through the prelude and
+        every effective step."""
         ruleset = self.ruleset
-        state = ruleset.setup(self.config)
+        state = start_state(ruleset, self.config, self.header)
         for step in self.header.get("prelude", []):
             state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
         for step in self.steps:
@@ -550,12 +552,13 @@ def entropy_actor_problem(seat: Any, actor: Any) -> str | None:
 
 
 def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
-                       prelude: list[dict[str, Any]]) -> dict[int, list[int]]:
+                       prelude: list[dict[str, Any]], position: dict[str, Any] | None = None) -> dict[int, list[int]]:
     """The hidden steps of a fork's prelude (by index) and the seats that may see each: a draw
-    face down or into one seat's hand, and a secret move whose group had not completed."""
+    face down or into one seat's hand, and a secret move whose group had not completed. The
+    prelude starts from the setup, or from `position` when the forked match started from one."""
     hidden: dict[int, list[int]] = {}
     pending: dict[int, int] = {}
-    state = ruleset.setup(config)
+    state = start_state(ruleset, config, {"position": position})
     for index, step in enumerate(prelude):
         before = ruleset.decision(state)
         state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])

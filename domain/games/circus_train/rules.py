@@ -26,6 +26,7 @@ from . import flow, turn
 from .bots import greedy_bot
 from .components import CircusTrainComponents, load_default
 from .moves import MOVE_ADAPTER
+from .position import CircusTrainPosition, from_position, hide_position, position_of
 from .scoring import match_result, score_sheet
 from .state import CircusTrainOptions, State
 from .views import view as view_state
@@ -142,6 +143,17 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         setup = 2 + seats * 4 + 4 * len(components.local_news)
         month_ends = len(components.months) * (4 + seats * (talents + 4))
         return weeks * seats * per_turn + news + setup + month_ends
+
+    position_model: ClassVar[type[CircusTrainPosition]] = CircusTrainPosition
+
+    def position_of(self, state: State) -> dict[str, Any]:
+        return position_of(state)
+
+    def from_position(self, config: MatchConfig[State], position: Any) -> State:
+        return from_position(self.setup(config), position)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        return hide_position(position, viewer)
 
     def bots(self) -> dict[str, Bot]:
         return {"random": self.random_bot, "greedy": self.greedy_bot}
