@@ -24,7 +24,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 USAGE_CODES = {"match-not-found", "not-found", "unknown-game", "unknown-variant", "invalid-options",
                "invalid-components", "invalid-seats", "invalid-request", "malformed-move", "invalid-bundle",
-               "unknown-rule"}
+               "unknown-rule", "invalid-position"}
 
 
 @dataclass
