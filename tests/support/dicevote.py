@@ -281,11 +281,12 @@ class DiceVote(Ruleset[State, Any]):
             raise InvalidPositionError("votes", "TG-2.1", "once every vote is in, the round is scored")
         if any(score < 0 for score in position.scores):
             raise InvalidPositionError("scores", RULE, "scores are never below zero")
-        cards = [card for hand in position.hands for card in hand] + list(position.deck)
+        places = [(f"hands.{seat}", card) for seat, hand in enumerate(position.hands) for card in hand]
         left = list(components.deck)
-        for card in cards:
+        for where, card in [*places, *(("deck", card) for card in position.deck)]:
             if card not in left:
-                raise InvalidPositionError("hands", RULE, f"the deck has no more cards {card} for the hands and deck")
+                raise InvalidPositionError(where, RULE, f"the game has no more cards {card} than the hands and "
+                                                        "the deck already hold")
             left.remove(card)
         for seat, hand in enumerate(position.hands):
             if len(hand) > options.hand_size or (position.deck and len(hand) != options.hand_size):

@@ -257,9 +257,6 @@ def _cities(position: CircusTrainPosition, catalog: Catalog,
         if held.character is not None:
             if held.character not in catalog.characters or not base.options.special_characters:
                 raise _fail(f"{path}.character", RULE, f"{held.character!r} is not a Special Character of this game")
-            if not held.news and not held.talents:
-                raise _fail(f"{path}.character", RULE, "a Special Character alone in a city goes to the reserve at "
-                                                       "the end of the turn")
             characters[city] = held.character
     return news, talents, characters
 
@@ -340,10 +337,11 @@ def _destinations(position: CircusTrainPosition, catalog: Catalog) -> tuple[tupl
     """The deck is every Destination card not on the discard pile; it is never empty, since the
     pile is shuffled back in when it runs out (CT-14.4)."""
     cards = Counter(catalog.destination_city.keys())
-    discard = Counter(position.destination_discard)
+    discard: Counter[str] = Counter()
     for index, card in enumerate(position.destination_discard):
         if card not in cards:
             raise _fail(f"destination_discard.{index}", RULE, f"there is no Destination card {card!r}")
+        discard[card] += 1
         if discard[card] > cards[card]:
             raise _fail(f"destination_discard.{index}", RULE, f"Destination card {card} is on the pile twice")
     deck = sorted_tuple((cards - discard).elements())
