@@ -307,12 +307,12 @@ class DiceVote(Ruleset[State, Any]):
         def visible(seat: int) -> bool:
             return viewer.is_seat(seat)
 
-        hands = position["hands"]
+        hands, votes = position.get("hands") or [], position.get("votes") or []
         return {**position,
                 "hands": [hand if visible(seat) else {"count": len(hand)} for seat, hand in enumerate(hands)],
-                "deck": {"count": len(position["deck"])},
+                "deck": {"count": len(position.get("deck") or [])},
                 "votes": [vote if visible(seat) else (None if vote is None else "cast")
-                          for seat, vote in enumerate(position["votes"])]}
+                          for seat, vote in enumerate(votes)]}
 
     def max_events(self, config: MatchConfig[State]) -> int:
         options = config.options

@@ -96,7 +96,7 @@ class CarcassonnePosition(PositionModel):
     pyramids: tuple[Pyramid, ...] = Field(default=(), max_length=200)
     big_top: BigTop | None = None
     revealed_tokens: tuple[str, ...] = Field(default=(), max_length=100, description="scored tokens, in order")
-    discarded: tuple[str, ...] = Field(default=(), max_length=200, description="tiles that fitted nowhere (CB-3.3)")
+    discarded: tuple[str, ...] = Field(default=(), max_length=200, description="tiles that fitted nowhere")
     scores: tuple[int, ...] = Field(max_length=64, description="each seat's points so far")
 
 
@@ -161,8 +161,8 @@ def from_position(base: CarcassonneState, position: CarcassonnePosition) -> Carc
     if position.phase == "place":
         assert position.drawn_tile is not None
         if not placeable(board, catalog, position.drawn_tile):
-            raise _fail("drawn_tile", "CB-3.3", f"tile {position.drawn_tile} fits nowhere: it would have been "
-                                                "discarded and another drawn")
+            raise _fail("drawn_tile", RULE, f"tile {position.drawn_tile} fits nowhere: it would have left the "
+                                            "game and another been drawn")
     followers = _figures(position, board, placed, seats, parts.ringmasters)
     pyramids = _pyramids(position, board, seats, parts.acrobats)
     supply = [components.followers_per_player] * seats
