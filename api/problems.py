@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from domain.kernel.canonical import NotCanonicalError
-from domain.kernel.errors import IllegalMoveError, RingsideError, StaleVersionError
+from domain.kernel.errors import IllegalMoveError, InvalidPositionError, RingsideError, StaleVersionError
 from domain.kernel.rule_texts import rule_title
 from domain.store.storage import storage_full
 
@@ -109,7 +109,7 @@ def ringside_error_body(error: RingsideError, instance: str | None = None) -> di
     for key, value in details.items():
         if key not in ("type", "title", "status", "detail", "code", "instance"):
             extra[key] = value
-    if isinstance(error, IllegalMoveError):
+    if isinstance(error, IllegalMoveError | InvalidPositionError):
         extra["rule_title"] = rule_title(error.rule)
     return problem_body(error.status, error.code, error.message, instance, **extra)
 

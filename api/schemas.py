@@ -61,6 +61,9 @@ class GameDetail(GameOut):
     move_schema: dict[str, Any]
     components: dict[str, Any]
     bots: list[str]
+    position_schema: dict[str, Any] | None = Field(
+        None, description="the JSON schema of the game's position format (docs/positions.md); null when the game "
+                          "has none and its matches start from the setup only")
 
 
 class GameList(BaseModel):
@@ -136,6 +139,10 @@ class CreateMatch(Strict):
                           "(server randomness only); left out: the entropy given here is all")
     components: CanonicalObject | None = None
     title: str = Field("", max_length=200)
+    position: CanonicalObject | None = Field(
+        None, description="start from this position (the game's position format, docs/positions.md) instead of "
+                          "the setup; refused with invalid-position, naming the field and the rule, when the game's "
+                          "components or rules cannot hold it")
 
 
 class SeatToken(BaseModel):
@@ -176,6 +183,8 @@ class MatchSummary(BaseModel):
     seed_commitment: str
     fork_of: dict[str, Any] | None
     official: bool
+    setup: Literal["standard", "position"] = Field(
+        "standard", description="'position' for a match that starts from a position instead of the setup")
     signed_by: list[str]
     recorded_here: bool
     imported: bool
@@ -203,6 +212,8 @@ class MatchListItem(BaseModel):
     winners: list[int] | None
     official: bool
     imported: bool
+    setup: Literal["standard", "position"] = Field(
+        "standard", description="'position' for a match that starts from a position instead of the setup")
 
 
 class MatchList(BaseModel):
@@ -221,6 +232,21 @@ class StateOut(BaseModel):
     scores: list[int]
     end: dict[str, Any] | None
     viewer: str
+
+
+class PositionOut(BaseModel):
+    """The table at a point of the match in the game's position format, as the caller may see it
+    (hidden parts replaced as in the state view): as the arbiter sees it, a new match can start
+    from it (POST /matches with `position`, and the same game, variant, options and seat count)."""
+
+    match_id: str
+    seq: int
+    game: str
+    variant: str
+    options: dict[str, Any]
+    seats: int
+    viewer: str
+    position: dict[str, Any]
 
 
 class Change(BaseModel):

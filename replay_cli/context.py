@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 import click
 
 from domain.kernel.canonical import NotCanonicalError
-from domain.kernel.errors import RingsideError
+from domain.kernel.errors import InvalidPositionError, RingsideError
+from domain.kernel.rule_texts import rule_title
 from domain.kernel.viewers import Actor, Viewer
 from domain.store.storage import storage_full
 
@@ -24,7 +25,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 USAGE_CODES = {"match-not-found", "not-found", "unknown-game", "unknown-variant", "invalid-options",
                "invalid-components", "invalid-seats", "invalid-request", "malformed-move", "invalid-bundle",
-               "unknown-rule"}
+               "unknown-rule", "invalid-position"}
 
 
 @dataclass
@@ -200,7 +201,10 @@ def translate(error: RingsideError) -> CliError:
     their titles: an ID alone means nothing to someone without the rulebook)."""
     rule = getattr(error, "rule", None)
     reason = getattr(error, "reason", None)
-    if rule and reason:
+    if isinstance(error, InvalidPositionError):
+        title = rule_title(error.rule)
+        message = f"invalid position: {error.path}: {error.reason} ({error.rule}{' ' + title if title else ''})"
+    elif rule and reason:
         message = refusal_message(rule, reason)
     else:
         message = error.message

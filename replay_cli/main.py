@@ -139,7 +139,8 @@ def matches(game: str | None, status: str | None, player: str | None, limit: int
         players = row.get("players") or []
         names = ", ".join(p.get("player", str(p)) if isinstance(p, dict) else str(p) for p in players)
         table.add_row(str(row.get("match_id")), str(row.get("game")), str(row.get("variant", "")), names,
-                      str(row.get("status")) + ("" if row.get("official", True) else " (fork)"),
+                      str(row.get("status")) + ("" if row.get("official", True) else " (fork)")
+                      + (" (from a position)" if row.get("setup") == "position" else ""),
                       str(row.get("version", row.get("events", ""))), str(row.get("created_at", ""))[:19])
     console().print(table if rows else Text("no matches"))
 
@@ -196,10 +197,13 @@ def create_options(f: Any) -> Any:
 @click.argument("game")
 @click.option("-p", "--player", "players", multiple=True, metavar="NAME", help="A seat's player, in seat order.")
 @create_options
+@click.option("--position", "position_file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              metavar="FILE", help="Start from the position in FILE (JSON, - for stdin; see docs/positions.md) "
+                                   "instead of the setup.")
 @json_option
 def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[str, ...],
         options_json: str | None, randomness: str, undo_policy: str, entropy: tuple[str, ...],
-        seat_entropy: bool, components: Path | None, as_json: bool) -> None:
+        seat_entropy: bool, components: Path | None, position_file: Path | None, as_json: bool) -> None:
     """Start a match of GAME; prints its ID.
 
     \b
@@ -208,11 +212,14 @@ def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[
       ringside new carcassonne -p a -p b --variant base --undo-policy consent
       ringside new carcassonne -p a -p b -o circus=false --randomness recorded --json
       ringside new carcassonne -p a -p b --seat-entropy        (then: ringside entropy MATCH --seat N TEXT)
+      ringside new circus-train -p a -p b --position august.json --randomness recorded
     """
     from domain.kernel.registry import get_game
 
     body = _create_options(variant, option, options_json, randomness, undo_policy, entropy, components,
                            seat_entropy)
+    if position_file is not None:
+        body["position"] = _read_position(position_file)
     minimum = 2
     try:
         ruleset = get_game(game)
@@ -224,10 +231,22 @@ def new(game: str, players: tuple[str, ...], variant: str | None, option: tuple[
         print_json(accepted)
         return
     console().print(f"created {game} match {accepted['match_id']} "
-                    f"(events 1..{accepted.get('version')})")
+                    f"(events 1..{accepted.get('version')})" + (" from a position" if position_file else ""))
     if seat_entropy:
         console().print("every seat adds its entropy before the first draw: ringside entropy MATCH --seat N TEXT")
     print_tokens(accepted)
+
+
+def _read_position(path: Path) -> Any:
+    """A position file's JSON (an object of the game's position format; checked by the match)."""
+    try:
+        text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot read the position {path}: {error}") from None
+    loaded = load_json(text, f"the position {path}")
+    if not isinstance(loaded, dict):
+        raise CliError(f"the position {path} must be a JSON object (the game's position format)")
+    return loaded
 
 
 def print_tokens(answer: dict[str, Any]) -> None:
@@ -268,6 +287,51 @@ def show(match: str, at: int | None, viewer: Viewer, as_json: bool) -> None:
         print_json(view)
         return
     show_state(source.summary(match_id), view, seen_as(source, match_id, viewer))
+
+
+@cli.command()
+@source_options()
+@click.argument("match")
+@click.option("--at", type=click.IntRange(min=1), metavar="N", help="The table after event N (default: now).")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Write the position (JSON) to FILE instead of printing it.")
+@viewer_option()
+@json_option
+def position(match: str, at: int | None, output: Path | None, viewer: Viewer, as_json: bool) -> None:
+    """The table of MATCH at a point, in the game's position format, as a viewer may see it.
+
+    Seen as the arbiter, it is a position a new match can start from (ringside new GAME
+    --position FILE, with the same variant, options and number of players). Positions describe
+    the table between the steps a player would name (Circus Train: between turns); at another
+    point the command says so.
+
+    \b
+    Examples:
+      ringside position 3f2a --at 40
+      ringside position 3f2a --at 40 --as arbiter -o late-game.json
+      ringside new carcassonne -p a -p b --position late-game.json
+    """
+    source, match_id = settings().match(match)
+    answer = source.position(match_id, viewer, at)
+    seen_as(source, match_id, viewer)
+    if output is not None:
+        try:
+            output.write_text(json.dumps(answer["position"], indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+                              encoding="utf-8")
+        except OSError as error:
+            raise CliError(f"cannot write {output}: {error}") from None
+        if as_json:
+            print_json({key: value for key, value in answer.items() if key != "position"} | {"output": str(output)})
+            return
+        import shlex
+
+        options = shlex.quote(json.dumps(answer["options"], sort_keys=True, separators=(",", ":")))
+        console().print(f"wrote the position after event {answer['seq']} (as {answer['viewer']}) to {output}; "
+                        f"start a match from it: ringside new {answer['game']} --variant {answer['variant']} "
+                        f"--options-json {options} --position {shlex.quote(str(output))} "
+                        f"with {answer['seats']} players (-p NAME each)")
+        return
+    print_json(answer if as_json else answer["position"])
 
 
 def _notes_by_seq(notes: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:

@@ -219,6 +219,12 @@ class RemoteSource(Source):
         self._note_viewer(match_id, result)
         return result
 
+    def position(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = self._json("GET", f"/matches/{match_id}/position",
+                                            self._viewer_token(match_id, viewer), params={"at": at})
+        self._note_viewer(match_id, result)
+        return result
+
     def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
         token = self._viewer_token(match_id, viewer)
         events: list[dict[str, Any]] = []

@@ -104,6 +104,11 @@ class Source(ABC):
             limit: int | None = None) -> list[dict[str, Any]]: ...
 
     @abstractmethod
+    def position(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        """The table at the head or after event `at` in the game's position format, as `viewer`
+        may see it (docs/positions.md)."""
+
+    @abstractmethod
     def score(self, match_id: str, at: int | None = None) -> dict[str, Any]: ...
 
     def diff(self, match_id: str, a: int, b: int, viewer: Viewer) -> dict[str, Any]:
@@ -264,6 +269,11 @@ class LocalSource(Source):
         from domain.application import state_view
 
         return state_view(self._fold_at(match_id, at), viewer)
+
+    def position(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        from domain.kernel.positions import position_view
+
+        return position_view(self.fold(match_id) if at is None else self._fold_at(match_id, at), viewer)
 
     def _fold_at(self, match_id: str, at: int) -> MatchFold:
         """The fold after event `at`. Walking forwards (step, diff) folds on from the last position
@@ -482,6 +492,11 @@ class BundleSource(Source):
         from domain.application import state_view
 
         return state_view(self.fold(at), viewer)
+
+    def position(self, match_id: str, viewer: Viewer, at: int | None = None) -> dict[str, Any]:
+        from domain.kernel.positions import position_view
+
+        return position_view(self.fold(at), viewer)
 
     def log(self, match_id: str, viewer: Viewer, start: int = 1, limit: int | None = None) -> list[dict[str, Any]]:
         from domain.kernel.redaction import redact

@@ -561,6 +561,10 @@ def _created(event: dict[str, Any], header: dict[str, Any], report: Report) -> N
                      expected=components.get("hash") if isinstance(components, dict) else None, actual=content_hash)
     if not is_hex(payload.get("seed_commitment"), 64):
         raise Failed("header", "the seed commitment is not 64 lowercase hexadecimal digits", seq=1)
+    setup = "position" if "position" in payload else None
+    if header.get("setup") != setup:
+        raise Failed("header", "the header's setup is not the created event's (a match from a position has setup "
+                     "'position', one from the standard setup none)", seq=1, expected=setup, actual=header.get("setup"))
     report.count("header")
 
 

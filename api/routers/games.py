@@ -38,7 +38,8 @@ def game_detail(game: str = GameName) -> dict[str, Any]:
     ruleset = get_game(game)
     return {**_game(ruleset), "options_schema": ruleset.options_model.model_json_schema(),
             "move_schema": ruleset.move_schema(), "components": ruleset.default_components().content(),
-            "bots": sorted(ruleset.bots())}
+            "bots": sorted(ruleset.bots()),
+            "position_schema": None if ruleset.position_model is None else ruleset.position_model.model_json_schema()}
 
 
 @router.get("/{game}/move-schema", response_model=dict[str, Any], responses=problems(404, 422),

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import StreamingResponse
 
 from domain.application import Accepted, decision_json
+from domain.kernel.positions import position_view
 
 from ..auth import Principal, forbidden, hash_token, new_token
 from ..context import ApiContext, caller, check_unsealed, context, redacted_events
@@ -27,6 +28,7 @@ from ..schemas import (
     MatchCreated,
     MatchList,
     MatchSummary,
+    PositionOut,
     ScoreOut,
     StateOut,
     UndoList,
@@ -67,7 +69,7 @@ def create_match(body: CreateMatch, ctx: Ctx) -> dict[str, Any]:
         accepted = ctx.ringside.create_match(
             body.game, body.players, variant=body.variant, options=body.options, randomness=body.randomness,
             undo_policy=body.undo_policy, entropy=body.entropy, entropy_from=body.entropy_from,
-            components=body.components, match_id=match_id, title=body.title)
+            components=body.components, match_id=match_id, title=body.title, position=body.position)
     except Exception:
         ctx.store.remove_tokens(str(match_id))  # the match was refused: its tokens open nothing
         raise
@@ -110,6 +112,14 @@ def match_summary(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]
 def state(match_id: UUID, ctx: Ctx, principal: Caller, at: At = None) -> dict[str, Any]:
     viewer = principal.viewer(ctx.ringside.fold(match_id))
     return {**ctx.ringside.state(match_id, viewer, at), "viewer": str(viewer)}
+
+
+@router.get("/{match_id}/position", response_model=PositionOut, responses={**READ, **problems(409)},
+            summary="The table at the head or at any sequence number in the game's position format, as the caller "
+                    "may see it (409 no-position where the format describes none: mid-turn, or the end)")
+def position(match_id: UUID, ctx: Ctx, principal: Caller, at: At = None) -> dict[str, Any]:
+    viewer = principal.viewer(ctx.ringside.fold(match_id))
+    return position_view(ctx.ringside.fold(match_id, at), viewer)
 
 
 @router.get("/{match_id}/diff", response_model=DiffOut, responses=READ,

@@ -20,6 +20,8 @@ from ..kernel import record, rulings, undo
 from ..kernel.annotations import AnnotationLog
 from ..kernel.canonical import JSON
 from ..kernel.chance import commitment, derive_salt, new_seed
+from ..kernel.components import load_components
+from ..kernel.contract import MatchConfig
 from ..kernel.errors import ConflictError, ForbiddenError, InvalidRequestError, InvalidSeatsError, UndoRefusedError
 from ..kernel.fold import entropy_actor_problem
 from ..kernel.header import (
@@ -32,6 +34,7 @@ from ..kernel.header import (
 )
 from ..kernel.integrity import GENESIS, event_hash
 from ..kernel.match import Match
+from ..kernel.positions import normal_position
 from ..kernel.record import Entry
 from ..kernel.refusal import Refusal
 from ..kernel.registry import get_game
@@ -52,10 +55,12 @@ class Commands(Writing):
                      seed: str | None = None, actor: Actor | None = None,
                      fork_of: dict[str, Any] | None = None, prelude: list[dict[str, Any]] | None = None,
                      penalties: list[dict[str, Any]] | None = None,
-                     title: str = "") -> Accepted:
+                     title: str = "", position: dict[str, Any] | None = None) -> Accepted:
         """Start a match. Chance events at the start (deals) are resolved at once in server mode,
         unless `entropy_from="seats"`: then every draw waits until each seat has added its entropy
-        (`add_entropy`), after the seed commitment is in the record."""
+        (`add_entropy`), after the seed commitment is in the record. With a `position` (the game's
+        position format) the match starts there instead of at the setup: it is validated, and its
+        normal form recorded in the created event (docs/positions.md)."""
         ruleset = get_game(game)
         variant = variant or ruleset.default_variant
         _refuse(variant_refusal(ruleset, variant))
@@ -73,6 +78,8 @@ class Commands(Writing):
             raise InvalidRequestError("a seed must be 64 hexadecimal digits")
         parsed = ruleset.parse_options(options)
         components_header, extra = self._components_header(game, components)
+        start = None if position is None else _start_position(ruleset, variant, parsed, len(players), components,
+                                                              position)
         match_id = match_id or uuid4()
         seed = seed or new_seed()
         header = {
@@ -83,7 +90,9 @@ class Commands(Writing):
             "randomness": randomness, "seed_commitment": commitment(seed), "entropy": entropy_list,
             "undo_policy": undo_policy, "fork_of": fork_of, "prelude": prelude or [], "title": title,
         }
-        if prelude:  # it may replay hidden draws and secret moves: salt it against guessing
+        if start is not None:  # absent: the standard setup (older records too)
+            header["position"] = start
+        if prelude or start is not None:  # hidden draws, secret moves, hands: salt it against guessing
             header["salt"] = derive_salt(seed, str(match_id), 1)
         if penalties:  # a fork starts with the scores its parent had there
             header["penalties"] = penalties
@@ -135,7 +144,8 @@ class Commands(Writing):
             components=None if parent.config.components.content_hash() ==
             parent.ruleset.default_components().content_hash() else parent.config.components.content(),
             actor=actor, fork_of={"match_id": str(match_id), "seq": at, "hash": parent.head},
-            prelude=prelude, penalties=[dict(p) for p in parent.penalties], title=f"fork of {match_id} at {at}")
+            prelude=prelude, penalties=[dict(p) for p in parent.penalties], title=f"fork of {match_id} at {at}",
+            position=parent.header.get("position"))
 
     # ==== playing ==========================================================================
     def submit_move(self, match_id: UUID, seat: int, move: Any, *, actor: Actor | None = None,
@@ -405,3 +415,11 @@ def _name_text(name: str) -> bool:
     PostgreSQL's text refuses, tabs, line breaks, escapes), line separators or lone surrogates."""
     return name.isprintable() or all(unicodedata.category(c) not in ("Cc", "Cs", "Zl", "Zp") for c in name)
 
+
+def _start_position(ruleset: Any, variant: str, options: Any, seats: int, components: dict[str, Any] | None,
+                    position: Any) -> dict[str, Any]:
+    """A match's starting position, validated against the game (InvalidPositionError naming the
+    field and the rule) and in the normal form its created event records."""
+    chosen = ruleset.default_components() if components is None else \
+        load_components(ruleset.components_model, components)
+    return normal_position(ruleset, MatchConfig(variant, options, seats, chosen), position)

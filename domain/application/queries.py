@@ -16,6 +16,7 @@ from ..kernel.annotations import hidden_entries, visible_to
 from ..kernel.diff import diff
 from ..kernel.errors import RingsideError
 from ..kernel.fold import prelude_visibility
+from ..kernel.positions import position_hides
 from ..kernel.redaction import redact
 from ..kernel.trust import Trust
 from ..kernel.viewers import Viewer
@@ -38,7 +39,9 @@ class Queries(RingsideCore):
         its arbiter may export or fork it, whatever the fork's own status."""
         fold = self.fold(match_id)
         prelude = fold.header.get("prelude") or []
-        if not prelude or not prelude_visibility(fold.ruleset, fold.config, prelude):
+        position = fold.header.get("position")
+        hides = position is not None and position_hides(fold.ruleset, position, fold.seats)
+        if not hides and (not prelude or not prelude_visibility(fold.ruleset, fold.config, prelude, position)):
             return None
         seen: set[str] = set()
         fork_of = fold.header.get("fork_of")

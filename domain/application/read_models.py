@@ -44,6 +44,7 @@ def summary(fold: MatchFold) -> dict[str, Any]:
         "components": header["components"], "seed_commitment": header["seed_commitment"],
         "signed_by": sorted(fold.signing_keys),
         "fork_of": header.get("fork_of"), "official": header.get("fork_of") is None,
+        "setup": "position" if "position" in header else "standard",
         "created_at": fold.created_at, "last_activity": fold.last_at, "end": fold.end,
         "decision": decision_json(fold) if fold.status == "active" else None,
         "pending_undo": [r.to_json() for r in fold.undo.values() if r.status == "pending"],

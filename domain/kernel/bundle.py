@@ -1,7 +1,8 @@
 """The bundle: one self-contained, versioned JSON Lines file per match.
 
 Line 1 is the header (format, version, match, game, engine version, the full component set, the
-public keys); then every match event in order; then every annotation event; last a trailer with
+public keys, and `setup: "position"` for a match that starts from a position); then every match
+event in order; then every annotation event; last a trailer with
 the SHA-256 of all preceding bytes, signed by the exporting server. Every line is canonical JSON,
 so any changed byte either breaks a line's JSON or changes a hashed value. It verifies offline
 and imports back to an identical match.
@@ -37,6 +38,8 @@ def write_bundle(entries: list[Entry], annotations: list[Entry], components: dic
         "components": components, "keys": {k: v for k, v in sorted(keys.items()) if k in used},
         "exported_at": exported_at, "counts": {"events": len(entries), "annotations": len(annotations)},
     }
+    if "position" in created.payload:  # not from the standard setup (absent: the setup, as in every older bundle)
+        header["setup"] = "position"
     lines = [encode(header)]
     lines.extend(encode({"type": "event", **entry.to_json()}) for entry in entries)
     lines.extend(encode(_annotation_line(entry, entry.seq in redacted)) for entry in annotations)

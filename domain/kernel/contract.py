@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .canonical import JSON, digest
 from .components import ComponentSet
-from .errors import InvalidOptionsError, MalformedMoveError
+from .errors import InvalidOptionsError, MalformedMoveError, PositionUnavailableError
 from .rule_texts import RuleBook, load_rule_book
 from .viewers import Viewer
 
@@ -383,6 +383,33 @@ class Ruleset(ABC, Generic[S, M]):
         moves = self.legal_moves(state, seat)
         return moves[rng.randrange(len(moves))]
 
+    # ---- positions: a match that starts from a given table -----------------------------
+    position_model: ClassVar[type[BaseModel] | None] = None
+    """The game's position format (a `PositionModel`): the table as a player would describe it
+    (boards, hands, supplies, whose turn, the round), documented in docs/positions.md. None: the
+    game has none, and its matches start from `setup` only. Chance order is never part of a
+    position: stacks, decks and bags are multisets and every draw from them stays a chance
+    decision, so a match from a position is as fair as one from the setup."""
+
+    def position_of(self, state: S) -> dict[str, Any]:
+        """`state` written as a position (JSON of `position_model`), in the normal form that
+        `from_position` gives back: position_of(from_position(config, p)) is p's normal form.
+        Raises PositionUnavailableError where the format describes no position (mid-turn, over)."""
+        raise PositionUnavailableError(f"{self.title} has no position format")
+
+    def from_position(self, config: MatchConfig[S], position: Any) -> S:
+        """The state a position describes (`position` is a validated `position_model`), checked
+        against the components and the game's invariants: an InvalidPositionError names the first
+        field that is inconsistent and the rule it breaks. Points already scored are one score
+        line per seat (the kernel's rule POSITION, `kernel.positions.position_line`)."""
+        raise PositionUnavailableError(f"{self.title} has no position format")
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        """The position as `viewer` may see it: what the game's `view` hides (hands, face-down
+        items, the contents of stacks) replaced, as the view shows it. A game whose positions hold
+        nothing hidden keeps the default; the conformance suite checks it counterfactually."""
+        return position
+
 
 class OptionsModel(BaseModel):
     """Base for a game's options: frozen, unknown options refused."""
@@ -392,5 +419,12 @@ class OptionsModel(BaseModel):
 
 class MoveModel(BaseModel):
     """Base for a game's moves: frozen, unknown fields refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PositionModel(BaseModel):
+    """Base for a game's position format: frozen, unknown fields refused (a misspelt field must
+    not be silently dropped from a table someone transcribed)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -155,3 +155,27 @@ class BundleError(RingsideError):
 
     code = "invalid-bundle"
     status = 422
+
+
+class InvalidPositionError(RingsideError):
+    """A position a match cannot start from: not in the game's position format, or inconsistent
+    with the game's components and invariants. `path` names the field (`board.3.rotation`, or
+    `(position)` for the whole) and `rule` the rule or invariant it breaks (a game's rule ID, or
+    the kernel's `POSITION` when no one rule of the game says it)."""
+
+    code = "invalid-position"
+    status = 422
+
+    def __init__(self, path: str, rule: str, reason: str) -> None:
+        super().__init__(f"position {path}: {reason} ({rule})", path=path, rule=rule, reason=reason)
+        self.path = path
+        self.rule = rule
+        self.reason = reason
+
+
+class PositionUnavailableError(RingsideError):
+    """The state at this point is not one the game's position format describes (the middle of a
+    turn, a finished match), or the game has no position format."""
+
+    code = "no-position"
+    status = 409

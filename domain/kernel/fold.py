@@ -25,6 +25,7 @@ from .errors import (
     MatchOverError,
     NotYourTurnError,
 )
+from .positions import start_state
 from .record import (
     CHANCE,
     CREATED,
@@ -443,9 +444,10 @@ class MatchFold:
                     step.barrier = True
 
     def _refold(self) -> None:
-        """Rebuild the game state from setup through the prelude and every effective step."""
+        """Rebuild the game state from setup (or the recorded position) through the prelude and
+        every effective step."""
         ruleset = self.ruleset
-        state = ruleset.setup(self.config)
+        state = start_state(ruleset, self.config, self.header)
         for step in self.header.get("prelude", []):
             state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
         for step in self.steps:
@@ -555,14 +557,15 @@ def entropy_actor_problem(seat: Any, actor: Any) -> str | None:
 
 
 def prelude_visibility(ruleset: Ruleset[Any, Any], config: MatchConfig[Any],
-                       prelude: list[dict[str, Any]]) -> dict[int, list[int]]:
+                       prelude: list[dict[str, Any]], position: dict[str, Any] | None = None) -> dict[int, list[int]]:
     """The hidden steps of a fork's prelude (by index) and the seats that may see each: a draw
     face down or into one seat's hand, a secret move whose group had not completed, and a private
-    choice not revealed by the end of the prelude (hidden whole: the prelude shows no part of it)."""
+    choice not revealed by the end of the prelude (hidden whole: the prelude shows no part of it).
+    The prelude starts from the setup, or from `position` when the forked match started from one."""
     hidden: dict[int, list[int]] = {}
     pending: dict[int, int] = {}
     private: dict[int, tuple[int, str]] = {}
-    state = ruleset.setup(config)
+    state = start_state(ruleset, config, {"position": position})
     for index, step in enumerate(prelude):
         before = ruleset.decision(state)
         if step["kind"] == "chance":

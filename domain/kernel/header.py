@@ -78,10 +78,14 @@ class CreatedHeader(Strict):
     prelude: list[PreludeStep]
     title: str
     salt: OptionalText = None
-    """Only with a prelude: it may replay hidden steps, and the salt keeps them from being guessed."""
+    """Only with a prelude or a position: either may hold hidden parts, and the salt keeps them from
+    being guessed."""
     penalties: list[InheritedPenalty] = []
     entropy_from: Annotated[Literal["seats"] | None, NotNull] = None
     """Absent (None) in every record whose entropy is all given at creation."""
+    position: Annotated[dict[str, Any] | None, NotNull] = None
+    """The game's position the match starts from (docs/positions.md); absent for the standard setup.
+    Its contents are the game's position model's to check, which the fold does when it starts."""
 
 
 def variant_refusal(ruleset: Ruleset[Any, Any], variant: Any) -> Refusal | None:
@@ -162,6 +166,8 @@ def header_problem(header: Mapping[str, Any], ruleset: Ruleset[Any, Any]) -> str
         return "prelude is not a list of steps"
     if "fork_of" in mistyped or "seed_commitment" in mistyped:
         return "fork or seed commitment is malformed"
+    if "position" in header and ("position" in mistyped or ruleset.position_model is None):
+        return "position is not an object of the game's position format"
     penalties = header.get("penalties", [])
     if "penalties" in mistyped or any(not 0 <= penalty["seat"] < len(seats) for penalty in penalties) \
             or (penalties and header["fork_of"] is None):

@@ -8,7 +8,9 @@ Three kinds of entry can carry hidden information, and the kernel handles them f
   a partly private move shows its public fields and names the hidden ones (`hidden_fields`);
 - a chance outcome drawn face down (or into one seat's hand) stays hidden from everyone else.
 A fork's created event replays its parent's steps (the prelude): the same rules apply to each
-of them, and the event is salted when it has a prelude.
+of them, and the event is salted when it has a prelude. A match started from a position records
+it in its created event: its hidden parts are hidden as the game's view hides them, and the event
+is salted then too.
 Hidden payloads are replaced, their salts and derivation indices dropped (either would let a
 viewer recompute the secret); the hash stays so the chain can still be followed. Arbiters see all.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from .fold import MatchFold, prelude_visibility
+from .positions import hidden_position
 from .record import CHANCE, CREATED, MOVE, RULING, Entry
 from .viewers import Viewer
 
@@ -72,13 +75,18 @@ def redact(entry: Entry, fold: MatchFold, viewer: Viewer, as_of: int | None = No
         hidden = True
     if entry.kind == CREATED and payload.get("prelude") and not viewer.sees_all:
         # a fork's prelude replays its parent's steps: hidden draws and pending secret moves included
-        secret = prelude_visibility(fold.ruleset, fold.config, payload["prelude"])
+        secret = prelude_visibility(fold.ruleset, fold.config, payload["prelude"], payload.get("position"))
         shown = viewer.seat if viewer.kind == "seat" else None
         prelude = [{"kind": step["kind"], "seat": step.get("seat"), "hidden": True}
                    if index in secret and shown not in secret[index] else step
                    for index, step in enumerate(payload["prelude"])]
         hidden = prelude != payload["prelude"]
         payload["prelude"] = prelude
+    if entry.kind == CREATED and isinstance(payload.get("position"), dict) and not viewer.sees_all:
+        # a match from a position: its hidden parts (hands, face-down items) as the game's view hides them
+        position = hidden_position(fold.ruleset, payload["position"], viewer)
+        hidden = hidden or position != payload["position"]
+        payload["position"] = position
     if not viewer.sees_all:
         payload.pop("salt", None)
     data["payload"] = payload

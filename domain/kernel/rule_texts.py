@@ -5,7 +5,8 @@ stable and what tests and verification reports compare. But the rules digests th
 are not part of the product, so an ID alone is a reference nobody can follow. Each game therefore
 ships a data file beside its component set (`data/rules.json`, or the file its ruleset names) that
 gives every ID its engine can cite a title and a one-to-three sentence statement; the kernel ships
-its own for the IDs it cites itself (`RULING`, an arbiter's penalty). The files are validated once,
+its own for the IDs it cites itself (`RULING`, an arbiter's penalty; `POSITION`, points carried into a
+match that starts from a position). The files are validated once,
 when first used, so a malformed text is a startup error rather than a broken message later.
 
 The CLI (`ringside rule-text`), the API (`/games/{game}/rules`), refusal messages and score tables

@@ -393,6 +393,11 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
     problem = header_problem(header, ruleset)
     if problem is not None:
         raise _Failed(Divergence("header", f"the created event's {problem}", seq=1))
+    setup = "position" if "position" in header else None
+    if bundle.header.get("setup") != setup:  # what a list of bundles shows must be what the record says
+        raise _Failed(Divergence("header", "the header's setup is not the created event's (a match from a position "
+                                 "has setup 'position', one from the standard setup none)", seq=1,
+                                 expected=setup, actual=bundle.header.get("setup")))
     if header["engine_version"] != ruleset.engine_version:
         if not allow_engine_mismatch:
             raise _Failed(Divergence(
@@ -420,8 +425,9 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
             raise _Failed(Divergence("seed", "the revealed seed does not match the commitment made at creation",
                                      seq=revealed, expected=header["seed_commitment"], actual=seed_commitment))
         _count(report, "seed")
-    if seed is not None and header.get("prelude") and header.get("salt") != derive_salt(seed, entry.stream, 1):
-        raise _Failed(Divergence("seed", "the fork's salt is not the one the seed derives", seq=1,
+    if seed is not None and (header.get("prelude") or "position" in header) \
+            and header.get("salt") != derive_salt(seed, entry.stream, 1):
+        raise _Failed(Divergence("seed", "the created event's salt is not the one the seed derives", seq=1,
                                  expected=derive_salt(seed, entry.stream, 1), actual=header.get("salt")))
     try:
         fold = MatchFold(entry)

@@ -57,19 +57,20 @@ def _text(value: Any, default: str = "") -> str:
 
 
 COLUMNS = ("match_id", "game", "variant", "status", "players", "created_at", "last_activity", "version",
-           "fork_of", "randomness", "winners", "recorded_by")
+           "fork_of", "randomness", "winners", "recorded_by", "setup")
 
-TABLE = "ringside_matches_v2"
+TABLE = "ringside_matches_v3"
 """Versioned: a new column is a new table under a new tracking name, rebuilt from the notification
-log on first use (v2 added `recorded_by`, the key that signed the created event)."""
-TRACKING = "matches_v2"
+log on first use (v2 added `recorded_by`, the key that signed the created event; v3 `setup`,
+"position" for a match that starts from a position, "standard" for one from the setup)."""
+TRACKING = "matches_v3"
 
 SETUP = [
     f"""CREATE TABLE IF NOT EXISTS {{p}}{TABLE} (
     match_id TEXT PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL, status TEXT NOT NULL,
     players TEXT NOT NULL, players_search TEXT NOT NULL, created_at TEXT NOT NULL,
     last_activity TEXT NOT NULL, version INTEGER NOT NULL, fork_of TEXT, randomness TEXT NOT NULL,
-    winners TEXT, recorded_by TEXT)""",
+    winners TEXT, recorded_by TEXT, setup TEXT NOT NULL)""",
     "CREATE TABLE IF NOT EXISTS {p}ringside_index_tracking (name TEXT PRIMARY KEY, position BIGINT NOT NULL)",
     f"INSERT INTO {{p}}ringside_index_tracking (name, position) VALUES ('{TRACKING}', 0) ON CONFLICT DO NOTHING",
 ]
@@ -165,11 +166,12 @@ class MatchIndex:
             parent = None if fork_of is None else _text(fork_of.get("match_id")) if isinstance(fork_of, dict) else ""
             tx.execute(self._sql(
                 "INSERT INTO {matches} (match_id, game, variant, status, players, players_search, created_at,"
-                " last_activity, version, fork_of, randomness, winners, recorded_by)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (match_id) DO NOTHING"),
+                " last_activity, version, fork_of, randomness, winners, recorded_by, setup)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (match_id) DO NOTHING"),
                 (stream, _text(payload.get("game"), "?"), _text(payload.get("variant"), "?"), "active",
                  json.dumps(players), "\n".join(p.lower() for p in players), at, at, seq, parent,
-                 _text(payload.get("randomness"), "?"), None, _text(entry.key)))
+                 _text(payload.get("randomness"), "?"), None, _text(entry.key),
+                 "position" if "position" in payload else "standard"))
             return
         tx.execute(self._sql(
             "UPDATE {matches} SET last_activity = ?, version = ? WHERE match_id = ? AND version < ?"),

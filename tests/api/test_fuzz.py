@@ -177,10 +177,10 @@ def read_cases(f: Fixture) -> Iterator[Case]:
              f"{game}/rules", f"{game}/rules/TG-1.2", "/keys", "/health", "/openapi.json",
              *(m.path(suffix) for suffix in ("", "/state", "/diff?from=1", "/decision", "/legal-moves", "/events",
                                              "/score", "/undo-requests", "/seed", "/annotations", "/bundle",
-                                             "/verification"))]
+                                             "/verification", "/position"))]
     queries = {"/matches": ["game", "status", "player", "since", "until", "limit", "offset"],
                m.path("/state"): ["at"], m.path("/diff?from=1"): ["to", "from"], m.path("/legal-moves"): ["seat"],
-               m.path("/events"): ["start", "limit"], m.path("/score"): ["at"],
+               m.path("/events"): ["start", "limit"], m.path("/score"): ["at"], m.path("/position"): ["at"],
                m.path("/verification"): ["format"]}
     for path in reads:
         for authorization in odd_authorizations(f):

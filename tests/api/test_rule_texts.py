@@ -15,7 +15,7 @@ def test_a_games_rules_list_every_cited_id_with_title_and_text(client: httpx.Cli
     assert listed.status_code == 200
     body = listed.json()
     assert body["game"] == "test-dicevote"
-    assert [rule["id"] for rule in body["rules"]] == ["TG-1.2", "TG-2.1", "RULING"]
+    assert [rule["id"] for rule in body["rules"]] == ["TG-1.2", "TG-2.1", "POSITION", "RULING"]
     assert all(rule["title"] and rule["text"] for rule in body["rules"])
     assert {rule["id"]: rule["game"] for rule in body["rules"]}["RULING"] is None  # the kernel's, any game's
     carcassonne = client.get("/games/carcassonne/rules").json()["rules"]

@@ -25,7 +25,7 @@ def test_rule_text_json_and_a_games_whole_list(sh: Sh) -> None:
     one = json.loads(sh("rule-text", "ct-9.23", "--json").stdout)
     assert one == {"id": "CT-9.23", "title": "Trying more talent", "game": "circus-train", "text": one["text"]}
     listed = json.loads(sh("rule-text", "--game", "test-dicevote", "--json").stdout)
-    assert [rule["id"] for rule in listed["rules"]] == ["TG-1.2", "TG-2.1", "RULING"]
+    assert [rule["id"] for rule in listed["rules"]] == ["TG-1.2", "TG-2.1", "POSITION", "RULING"]
     table = sh("rule-text", "--game", "carcassonne").stdout
     assert "CB-3.2" in table and "Matching edges" in table and "BT-8.3" in table
 

@@ -45,7 +45,7 @@ from domain.kernel.registry import all_games
 from domain.kernel.viewers import Viewer
 from domain.plugins import GROUP
 
-GAME_MODULES = ("components", "options", "state", "moves", "rules", "scoring", "views", "bots")
+GAME_MODULES = ("components", "options", "state", "moves", "rules", "scoring", "views", "bots", "position")
 """The modules every game package has, beside `__init__.py` (which exports RULESET)."""
 DATA_FILES = ("data/default.json", "data/rules.json")
 TEST_GAMES = {"test-dicevote", "test-sealedbonus"}
@@ -373,6 +373,15 @@ def package_faults(package: str) -> list[Fault]:
         if "random" not in named_bots:
             faults.add("bots", "bots.bots() has no \"random\" bot")
 
+    def position() -> None:
+        model = named("position", f"{game}Position", "position")
+        if model is not None and model is not ruleset.position_model:
+            faults.add("position", f"the ruleset's position_model is not position.{game}Position")
+        for hook in ("position_of", "from_position", "hide_position"):
+            if named("position", hook, "position") is not None and getattr(type(ruleset), hook) is getattr(
+                    Ruleset, hook):
+                faults.add("position", f"the ruleset does not hand {hook} to position.{hook}")
+
     def data() -> None:
         for path in DATA_FILES:
             if not resources.files(package).joinpath(path).is_file():
@@ -384,7 +393,7 @@ def package_faults(package: str) -> list[Fault]:
                        ("components", components), ("kernel-bases", kernel_bases), ("moves", moves),
                        ("state", state), ("state-name", state_name), ("scoring", scoring),
                        ("stored-score-lines", stored_score_lines), ("views", views), ("bots", bots),
-                       ("data", data)):
+                       ("position", position), ("data", data)):
         faults.check(check, run)
     return faults.found
 

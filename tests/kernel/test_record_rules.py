@@ -100,7 +100,8 @@ def test_the_header_model_types_the_header_and_its_checks_name_what_they_always_
         "penalties": ([{"seat": 0, "points": 1, "reason": "", "seq": 3}],
                       "inherited penalties are malformed (or not a fork's)"),
         "title": (None, "title is malformed (Input should be a valid string)"),
-        "position": ({}, "position is malformed (Extra inputs are not permitted)"),
+        "position": ([], "position is not an object of the game's position format"),
+        "setup": ("position", "setup is malformed (Extra inputs are not permitted)"),
     }
     for field, (value, problem) in cases.items():
         assert header_problem({**good, field: value}, ruleset) == problem, field

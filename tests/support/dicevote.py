@@ -10,6 +10,9 @@ Rules (IDs TG-x.y, cited by tests):
 - TG-2.1 After every seat has had a turn, all seats vote "high" or "low" at once, in secret.
   Seats in a strict majority score 1. Votes stay hidden until every vote is in.
 - TG-3.1 The match ends after `rounds` rounds; highest total wins, ties shared.
+
+Positions (docs/positions.md): the round, whose turn it is or the votes cast so far, every hand,
+the deck left (a multiset) and the scores. Hands, the deck and votes cast are hidden as in the view.
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ from domain.kernel.contract import (
     MatchConfig,
     MoveModel,
     OptionsModel,
+    PositionModel,
     Ruleset,
     ScoreLine,
     ScoreSheet,
     VariantInfo,
 )
-from domain.kernel.errors import IllegalMoveError
+from domain.kernel.errors import IllegalMoveError, InvalidPositionError, PositionUnavailableError
+from domain.kernel.positions import RULE, position_line
 from domain.kernel.viewers import Viewer
 
 
@@ -66,6 +71,18 @@ class Vote(MoveModel):
 
 
 Move = Annotated[Play | Roll | Pass | Vote, Field(discriminator="type")]
+
+
+class DiceVotePosition(PositionModel):
+    """A table at the start of a seat's turn, or during the vote."""
+
+    round: int = Field(ge=1, le=40, description="the round being played, from 1")
+    phase: Literal["turn", "vote"]
+    to_move: int | None = Field(default=None, ge=0, le=3, description="whose turn it is (phase turn only)")
+    hands: tuple[tuple[int, ...], ...] = Field(max_length=4)
+    deck: tuple[int, ...] = Field(default=(), max_length=100, description="the cards left to draw (a multiset)")
+    votes: tuple[Literal["high", "low"] | None, ...] = Field(max_length=4, description="votes cast so far")
+    scores: tuple[int, ...] = Field(max_length=4)
 
 
 @dataclass(frozen=True)
@@ -230,6 +247,72 @@ class DiceVote(Ruleset[State, Any]):
         return State(data["seats"], data["rounds"], data["round"], data["phase"], data["active"],
                      tuple(tuple(h) for h in data["hands"]), tuple(data["deck"]), tuple(data["deal_queue"]),
                      tuple(data["votes"]), tuple(tuple(line) for line in data["lines"]))
+
+    position_model = DiceVotePosition
+
+    def position_of(self, state: State) -> dict[str, Any]:
+        if state.phase not in ("turn", "vote"):
+            raise PositionUnavailableError(f"dice & vote positions are at a turn or the vote, not in phase "
+                                           f"{state.phase}")
+        totals = self.score(state).totals()
+        position = DiceVotePosition(
+            round=state.round + 1, phase=state.phase, to_move=state.active if state.phase == "turn" else None,
+            hands=state.hands, deck=state.deck, votes=state.votes, scores=totals)  # type: ignore[arg-type]
+        data: dict[str, Any] = position.model_dump(mode="json")
+        return data
+
+    def from_position(self, config: MatchConfig[State], position: Any) -> State:
+        options, components = config.options, config.components
+        assert isinstance(options, DiceVoteOptions) and isinstance(components, DiceVoteComponents)
+        assert isinstance(position, DiceVotePosition)
+        seats = config.seats
+        for name in ("hands", "votes", "scores"):
+            if len(getattr(position, name)) != seats:
+                raise InvalidPositionError(name, RULE, f"one entry for each of the {seats} seats")
+        if position.round > options.rounds:
+            raise InvalidPositionError("round", RULE, f"the match has {options.rounds} rounds")
+        if position.phase == "turn" and (position.to_move is None or position.to_move >= seats):
+            raise InvalidPositionError("to_move", "TG-1.2", f"a seat among the {seats} is to move")
+        if position.phase == "vote" and position.to_move is not None:
+            raise InvalidPositionError("to_move", "TG-2.1", "during the vote every seat chooses at once")
+        if position.phase == "turn" and any(vote is not None for vote in position.votes):
+            raise InvalidPositionError("votes", "TG-2.1", "votes come only after every seat has had a turn")
+        if position.phase == "vote" and all(vote is not None for vote in position.votes):
+            raise InvalidPositionError("votes", "TG-2.1", "once every vote is in, the round is scored")
+        if any(score < 0 for score in position.scores):
+            raise InvalidPositionError("scores", RULE, "scores are never below zero")
+        places = [(f"hands.{seat}", card) for seat, hand in enumerate(position.hands) for card in hand]
+        left = list(components.deck)
+        for where, card in [*places, *(("deck", card) for card in position.deck)]:
+            if card not in left:
+                raise InvalidPositionError(where, RULE, f"the game has no more cards {card} than the hands and "
+                                                        "the deck already hold")
+            left.remove(card)
+        for seat, hand in enumerate(position.hands):
+            if len(hand) > options.hand_size or (position.deck and len(hand) != options.hand_size):
+                raise InvalidPositionError(f"hands.{seat}", "TG-1.2", f"a hand holds {options.hand_size} cards "
+                                                                      "while the deck lasts, and never more")
+        lines = tuple((line.seat, line.points, line.rule, line.detail)
+                      for line in (position_line(seat, points) for seat, points in enumerate(position.scores))
+                      if line.points)
+        return State(seats, options.rounds, position.round - 1, position.phase,
+                     position.to_move if position.to_move is not None else 0,
+                     tuple(tuple(sorted(hand)) for hand in position.hands), tuple(sorted(position.deck)), (),
+                     tuple(position.votes), lines)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        if viewer.sees_all:
+            return position
+
+        def visible(seat: int) -> bool:
+            return viewer.is_seat(seat)
+
+        hands, votes = position.get("hands") or [], position.get("votes") or []
+        return {**position,
+                "hands": [hand if visible(seat) else {"count": len(hand)} for seat, hand in enumerate(hands)],
+                "deck": {"count": len(position.get("deck") or [])},
+                "votes": [vote if visible(seat) else (None if vote is None else "cast")
+                          for seat, vote in enumerate(votes)]}
 
     def max_events(self, config: MatchConfig[State]) -> int:
         options = config.options

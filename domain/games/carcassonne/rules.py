@@ -34,6 +34,7 @@ from .components import CarcassonneComponents, default_components
 from .features import explore
 from .moves import MOVE_ADAPTER, CarcassonneMove, Pass, PlaceAcrobat, PlaceFollower, PlaceTile, ScorePyramid
 from .options import CarcassonneOptions, parts_of
+from .position import CarcassonnePosition, from_position, hide_position, position_of
 from .scoring import Ledger, final_scoring, score_circus, score_completed, score_pyramid, score_sheet
 from .state import CarcassonneState, Follower, Parts
 
@@ -345,6 +346,17 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
         kinds = tile_kinds(parts)
         tiles = sum(tile.count - tile.start_copies for tile in components.tiles if tile.kind in kinds)
         return 4 * tiles + 1
+
+    position_model: ClassVar[type[CarcassonnePosition]] = CarcassonnePosition
+
+    def position_of(self, state: CarcassonneState) -> dict[str, Any]:
+        return position_of(state)
+
+    def from_position(self, config: MatchConfig[CarcassonneState], position: Any) -> CarcassonneState:
+        return from_position(self.setup(config), position)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        return hide_position(position, viewer)
 
     def bots(self) -> dict[str, Bot]:
         return bots.bots(self)

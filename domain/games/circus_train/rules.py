@@ -26,6 +26,7 @@ from . import bots, flow, views
 from .components import CircusTrainComponents, default_components
 from .moves import MOVE_ADAPTER
 from .options import CircusTrainOptions
+from .position import CircusTrainPosition, from_position, hide_position, position_of
 from .scoring import match_result, score_sheet
 from .state import State
 from .tasks import AGENDA
@@ -114,6 +115,17 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
         setup = 2 + seats * 4 + 4 * len(components.local_news)
         month_ends = len(components.months) * (4 + seats * (talents + 4))
         return weeks * seats * per_turn + news + setup + month_ends
+
+    position_model: ClassVar[type[CircusTrainPosition]] = CircusTrainPosition
+
+    def position_of(self, state: State) -> dict[str, Any]:
+        return position_of(state)
+
+    def from_position(self, config: MatchConfig[State], position: Any) -> State:
+        return from_position(self.setup(config), position)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        return hide_position(position, viewer)
 
     def bots(self) -> dict[str, Bot]:
         return bots.bots(self)
