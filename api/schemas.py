@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from domain.kernel.canonical import NotCanonicalError, normalize
+from domain.kernel.payloads import AnnotationFields
+from domain.kernel.undo import UndoRequest
 
 MAX_INT = 2**31 - 1
 Seq = Annotated[int, Field(ge=1, le=MAX_INT)]
@@ -315,19 +317,9 @@ class ScoreOut(BaseModel):
     end: dict[str, Any] | None
 
 
-class UndoRequestOut(BaseModel):
-    id: str
-    seat: int
-    from_seq: int
-    requested_seq: int
-    consent_from: list[int]
-    arbiter_needed: bool
-    answers: dict[str, bool]
-    status: str
-
-
 class UndoList(BaseModel):
-    requests: list[UndoRequestOut]
+    requests: list[UndoRequest]
+    """The kernel's requests as they are (kernel/undo.py): the API shows what the record holds."""
 
 
 # ---- writing -------------------------------------------------------------------------------
@@ -434,16 +426,11 @@ class AnnotationEdit(Strict):
         return self
 
 
-class AnnotationOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
+class AnnotationOut(AnnotationFields):
+    """An annotation as the API shows it: the recorded fields, who wrote it and when."""
 
-    id: str
-    seq: int
-    hash: str
-    text: str
-    glyphs: list[str]
-    tags: list[str]
-    visibility: str
+    model_config = ConfigDict(extra="allow", strict=False, frozen=False)
+
     author: dict[str, Any]
     created_at: str
     edited_at: str | None

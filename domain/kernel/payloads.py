@@ -109,7 +109,9 @@ class AnnotationsOpenedPayload(Strict):
     match_id: str
 
 
-class AnnotationAddedPayload(Strict):
+class AnnotationFields(Strict):
+    """What an annotation says and where it points, as recorded and as the API shows it."""
+
     id: str
     seq: int
     hash: str
@@ -117,6 +119,9 @@ class AnnotationAddedPayload(Strict):
     glyphs: list[str]
     tags: list[str]
     visibility: str
+
+
+class AnnotationAddedPayload(AnnotationFields):
     salt: OptionalText = None
     """A non-public annotation's salt: exported redacted, its hash must not give the text away."""
 
