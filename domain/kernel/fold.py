@@ -42,7 +42,7 @@ from .record import (
 )
 from .registry import get_game
 from .steps import GameStep as GameStep  # re-exported: where it was read from before steps.py
-from .steps import StepLog, checkpoint_dropped, checkpoint_due, pack, snapshot_checkpoints, unpack
+from .steps import StepLog, checkpoints_dropped, pack, snapshot_checkpoints, unpack
 from .undo import UNDO_POLICIES as UNDO_POLICIES  # re-exported: where it was read from before undo.py
 from .undo import UndoRequest, within_barrier
 from .viewers import Viewer
@@ -456,12 +456,10 @@ class MatchFold:
 
     # ---- checkpoints -----------------------------------------------------------------
     def _keep(self, count: int, state: Any) -> None:
-        """The state after `count` steps: kept when it is a checkpoint (`steps.checkpoint_due`)."""
-        if checkpoint_due(count):
-            self._states[count] = state
-            dropped = checkpoint_dropped(count)
-            if dropped is not None:
-                self._states.pop(dropped, None)
+        """The state after `count` steps, kept as a checkpoint (`steps.py` says for how long)."""
+        self._states[count] = state
+        for dropped in checkpoints_dropped(count):
+            self._states.pop(dropped, None)
 
     def _state_at(self, count: int, keep: bool) -> Any:
         """The game state after the prelude and the first `count` steps: replayed from the nearest
@@ -544,8 +542,7 @@ class MatchFold:
             fold._states = {}
             # format 1 kept every retraction; only the redo candidate's is ever read again
             fold.retractions = {k: v for k, v in fold.retractions.items() if k == fold.redo_candidate}
-        if checkpoint_due(len(fold.steps)):
-            fold._states[len(fold.steps)] = fold.state
+        fold._states[len(fold.steps)] = fold.state
         return fold
 
     @classmethod

@@ -7,11 +7,12 @@ them. Both are about the same sequence, chunked in `CHUNK` steps:
 - `StepLog` holds the steps in chunks; a chunk restored from a snapshot stays the JSON text it was
   stored as until something reads it (a retraction reaches into it, an undo check scans it), so
   restoring a match costs the same at step 50 as at step 5,000.
-- `checkpoint_due` / `checkpoint_dropped` say which game states the fold keeps (states are
-  immutable values, so a checkpoint is a reference): one every `CHUNK` steps over the last
-  `DENSE` chunks, and one every `SPARSE` steps further back. A retraction rebuilds from the
-  nearest kept state at or before its cut, never from setup; memory stays a few states plus one
-  per `SPARSE` steps.
+- `checkpoint_due` / `checkpoints_dropped` say which game states the fold keeps (states are
+  immutable values, so a checkpoint is a reference): the state after each of the last `RECENT`
+  steps (a take-back of recent moves, the common one, then costs no replay at all), one every
+  `CHUNK` steps over the last `DENSE` chunks, and one every `SPARSE` steps further back. A
+  retraction rebuilds from the nearest kept state at or before its cut, never from setup; memory
+  stays a few dozen states plus one per `SPARSE` steps.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import orjson
 
 from .canonical import JSON
 
+RECENT = 24
+"""How many steps back the fold keeps the state after every step."""
 CHUNK = 16
 """Steps per chunk of the log, and the spacing of the dense checkpoints."""
 DENSE = 8
@@ -64,14 +67,16 @@ def unpack(text: str) -> Any:
 
 
 def checkpoint_due(count: int) -> bool:
-    """Whether the state after `count` steps is kept."""
+    """Whether the state after `count` steps stays kept once it is out of the recent range."""
     return count % CHUNK == 0
 
 
-def checkpoint_dropped(count: int) -> int | None:
-    """The checkpoint that falls out of the dense range once the state after `count` steps is kept."""
-    old = count - CHUNK * DENSE
-    return old if old > 0 and old % SPARSE else None
+def checkpoints_dropped(count: int) -> tuple[int, ...]:
+    """The checkpoints that fall out of the recent and the dense ranges once the state after
+    `count` steps is kept."""
+    recent, dense = count - RECENT, count - CHUNK * DENSE
+    return (*((recent,) if recent > 0 and recent % CHUNK else ()),
+            *((dense,) if dense > 0 and dense % SPARSE else ()))
 
 
 def snapshot_checkpoints(count: int) -> list[int]:
