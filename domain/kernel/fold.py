@@ -77,8 +77,8 @@ class MatchFold:
         """The keys the record authorised in turn: the created event's, then each key-rotated one."""
         self.retracted: dict[int, int] = {}
         self.retractions: dict[int, dict[str, Any]] = {}
-        """The retraction a redo may put back (the redo candidate's), with the steps it took back:
-        a redo puts back only the last change, so no earlier retraction is read again."""
+        """The last retraction, with the steps it took back: a redo puts back only the last change
+        (the redo candidate, while nothing else happened since), so no earlier one is read again."""
         self.redo_candidate: int | None = None
         self.last_ruling_seq = 0
         self.last_ruling: dict[str, Any] = {}
@@ -540,8 +540,8 @@ class MatchFold:
             fold = cls._restore(data)
             fold.steps = StepLog(GameStep.from_json(step) for step in data["steps"])
             fold._states = {}
-            # format 1 kept every retraction; only the redo candidate's is ever read again
-            fold.retractions = {k: v for k, v in fold.retractions.items() if k == fold.redo_candidate}
+            # format 1 kept every retraction; only the last one can be redone, so only it is kept
+            fold.retractions = {last: fold.retractions[last] for last in sorted(fold.retractions)[-1:]}
         fold._states[len(fold.steps)] = fold.state
         return fold
 
