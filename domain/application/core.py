@@ -41,7 +41,7 @@ from ..store.saving import ClassCheckedSave
 from ..store.settings import StoreSettings
 from ..store.write_lock import WriteLock
 from .aggregates import ComponentSetRecord, KnownKey, MatchSecret, annotations_id, components_id, secret_id
-from .cache import MatchCache, project_match
+from .cache import MatchCache, PositionCache, project_match
 
 logger = logging.getLogger("ringside")
 MAX_POSITION = 2**62
@@ -73,6 +73,7 @@ class RingsideCore(ClassCheckedSave):
         self.snapshot_rejections = 0
         """Stored snapshots that failed their seal and were replaced by a fold of the events."""
         self._matches = MatchCache(self, self.CACHE_SIZE, self._project)
+        self._positions = PositionCache(self, self.CACHE_SIZE, self._project)
         self._write_lock = None if settings.is_postgres else WriteLock(settings.sqlite_path().with_suffix(".lock"))
         self._commits = GroupCommit(self)
         self.index = MatchIndex(self, settings)
@@ -152,7 +153,8 @@ class RingsideCore(ClassCheckedSave):
 
     # ==== reading ============================================================================
     def fold(self, match_id: UUID, at: int | None = None) -> MatchFold:
-        """The fold at the head, or at event `at` (time travel, from the nearest snapshot)."""
+        """The fold at the head, or at event `at` (time travel: from the nearest position read
+        lately, else from the nearest snapshot; read-only either way)."""
         try:
             if at is None:
                 match: Any = self._matches.current(match_id)
@@ -162,7 +164,7 @@ class RingsideCore(ClassCheckedSave):
                 head = self._matches.current(match_id).version
                 if at > head:  # before the store is asked (it holds 64-bit positions at most)
                     raise InvalidRequestError(f"the match has {head} events, not {at}")
-                match = self.repository.get(match_id, version=at, projector_func=self._project)
+                match = self._positions.at(match_id, at)
         except AggregateNotFoundError:
             raise MatchNotFoundError(f"no match {match_id}") from None
         assert isinstance(match, Match)

@@ -10,7 +10,7 @@ created event's header in `header.py`, every payload's type in `payloads.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .canonical import JSON, NotCanonicalError, digest
@@ -42,29 +42,11 @@ from .record import (
     Entry,
 )
 from .registry import get_game
+from .steps import GameStep as GameStep  # re-exported: where it was read from before steps.py
+from .steps import StepLog, checkpoints_dropped, pack, snapshot_checkpoints, unpack
 from .undo import UNDO_POLICIES as UNDO_POLICIES  # re-exported: where it was read from before undo.py
 from .undo import UndoRequest, within_barrier
 from .viewers import Viewer
-
-
-@dataclass
-class GameStep:
-    """One effective input to the rules engine: a move, a forced move (ruling) or a chance outcome."""
-
-    seq: int
-    kind: str  # "move", "forced" or "chance"
-    seat: int | None
-    data: JSON
-    secret: bool = False
-    barrier: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "kind": self.kind, "seat": self.seat, "data": self.data,
-                "secret": self.secret, "barrier": self.barrier}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameStep:
-        return cls(data["seq"], data["kind"], data["seat"], data["data"], data["secret"], data["barrier"])
 
 
 class MatchFold:
@@ -84,7 +66,10 @@ class MatchFold:
         )
         self.seq = 1
         self.head = created.hash
-        self.steps: list[GameStep] = []
+        self.steps: StepLog = StepLog()
+        self._states: dict[int, Any] = {}
+        """Checkpoints: the game state after the prelude and the first n steps, by n (`steps.py`
+        says which are kept); a value restored from a snapshot is its JSON text until used."""
         self.recorded_engine: str = header["engine_version"]
         self.created_key: str = created.key
         """The key that signed the created event: the server where this match is recorded."""
@@ -93,6 +78,8 @@ class MatchFold:
         """The keys the record authorised in turn: the created event's, then each key-rotated one."""
         self.retracted: dict[int, int] = {}
         self.retractions: dict[int, dict[str, Any]] = {}
+        """The last retraction, with the steps it took back: a redo puts back only the last change
+        (the redo candidate, while nothing else happened since), so no earlier one is read again."""
         self.redo_candidate: int | None = None
         self.last_ruling_seq = 0
         self.last_ruling: dict[str, Any] = {}
@@ -103,6 +90,10 @@ class MatchFold:
         """Private choices by seq (`Ruleset.private_choice`): the seat, the reveal point it waits
         for (`until`), its private `fields` (None: the whole move) and the seq that `revealed` it."""
         self.undo: dict[str, UndoRequest] = {}
+        self._open_undo: set[str] = set()
+        """The requests still pending, which the next change of the game makes stale."""
+        self._unrevealed: set[int] = set()
+        """The private choices not revealed yet (of `private`)."""
         self.seed: str | None = None
         self.seat_entropy: dict[int, str] = {}
         """Entropy each seat added after creation (policy entropy_from "seats"), by seat."""
@@ -114,9 +105,9 @@ class MatchFold:
         self.end: dict[str, Any] | None = None
         self.last_at = created.at
         self.created_at = created.at
-        self.state: Any = None
-        self.decision: Decision = Decision()
-        self._refold()
+        self.state: Any = self._prelude_state()
+        self.decision: Decision = self.ruleset.decision(self.state)
+        self._states[0] = self.state
 
     # ---- reading -------------------------------------------------------------------
     @property
@@ -314,30 +305,36 @@ class MatchFold:
             requested_seq=entry.seq, consent_from=list(payload["consent_from"]),
             arbiter_needed=payload["arbiter_needed"],
         )
+        self._open_undo.add(payload["request"])
 
     def _on_undo_answered(self, entry: Entry) -> None:
         payload = entry.payload
         request = self.undo[payload["request"]].answered(payload.get("seat"), payload["accept"])
         self.undo[request.id] = request
+        if request.status != "pending":
+            self._open_undo.discard(request.id)
 
     def _on_retracted(self, entry: Entry) -> None:
         payload = entry.payload
         from_seq = payload["from_seq"]
-        kept = [step for step in self.steps if step.seq < from_seq]
-        removed = [step for step in self.steps if step.seq >= from_seq]
+        cut = self.steps.index_of(from_seq)  # the steps are in seq order: a retraction takes a tail
+        removed = self.steps.between(cut, len(self.steps))
         for step in removed:
             self.retracted[step.seq] = entry.seq
             self.secret_pending.pop(step.seq, None)
-        self.retractions[entry.seq] = {
+        self.retractions = {entry.seq: {
             "from_seq": from_seq, "to_seq": removed[-1].seq if removed else from_seq,
             "request": payload.get("request"), "steps": [step.to_json() for step in removed],
             "authority": payload["authority"], "seat": payload.get("seat"),
-        }
+        }}
         request = self.undo.get(payload.get("request") or "")
         if request is not None:
             self.undo[request.id] = replace(request, status="done")
-        self.steps = kept
-        self._refold()
+            self._open_undo.discard(request.id)
+        self.steps.truncate(cut)
+        self._states = {count: state for count, state in self._states.items() if count <= cut}
+        self.state = self._state_at(cut, keep=True)
+        self.decision = self.ruleset.decision(self.state)
         self._touch(keep_redo=True)
         self.redo_candidate = entry.seq
 
@@ -350,7 +347,10 @@ class MatchFold:
             if step.secret and self.secret_reveal.get(step.seq) is None:
                 self.secret_pending[step.seq] = step.seat if step.seat is not None else -1
             self.steps.append(step)
-        self._refold()
+            # what follows the current state, as it was: applied forward, nothing refolded
+            self.state = _apply_step(self.ruleset, self.state, step.kind, step.seat, step.data)
+            self._keep(len(self.steps), self.state)
+        self.decision = self.ruleset.decision(self.state)
         self._touch()
 
     def _on_seed_revealed(self, entry: Entry) -> None:
@@ -377,6 +377,7 @@ class MatchFold:
         # the seed is revealed next, and with it every salt: what is still private comes out now
         for seq in self._private_pending():
             self.private[seq] = {**self.private[seq], "revealed": entry.seq}
+            self._unrevealed.discard(seq)
 
     def _on_entropy_added(self, entry: Entry) -> None:
         """A seat's entropy: public, and part of every later draw's derivation; the game is unchanged."""
@@ -385,9 +386,9 @@ class MatchFold:
     # ---- mechanics -------------------------------------------------------------------
     def _touch(self, keep_redo: bool = False) -> None:
         """Something changed the game: pending undo requests no longer describe it."""
-        for key, request in list(self.undo.items()):
-            if request.status == "pending":
-                self.undo[key] = replace(request, status="stale")
+        for key in self._open_undo:
+            self.undo[key] = replace(self.undo[key], status="stale")
+        self._open_undo = set()
         if not keep_redo:
             self.redo_candidate = None
 
@@ -401,9 +402,11 @@ class MatchFold:
         step = GameStep(seq, kind, seat, move_json, secret=decision.secret,
                         barrier=ruleset.undo_barrier(before, after, seat, move))
         self.steps.append(step)
+        self._keep(len(self.steps), after)
         if choice is not None:
             self.private[seq] = {"seat": seat, "until": choice.until, "revealed": None,
                                  "fields": None if choice.fields is None else list(choice.fields)}
+            self._unrevealed.add(seq)
         self._reveal_private(step)
         if decision.secret:
             self.secret_reveal[seq] = None
@@ -422,13 +425,13 @@ class MatchFold:
         self.decision = self.ruleset.decision(self.state)
         step = GameStep(seq, "chance", None, outcome, barrier=True)
         self.steps.append(step)
+        self._keep(len(self.steps), self.state)
         self._reveal_private(step)
 
     def _private_pending(self) -> list[int]:
         """The effective private choices not revealed yet (a retracted one stays hidden for good,
         as a retracted secret vote does, unless it is redone)."""
-        return [seq for seq, record in self.private.items()
-                if record["revealed"] is None and seq not in self.retracted]
+        return sorted(seq for seq in self._unrevealed if seq not in self.retracted)
 
     def _reveal_private(self, step: GameStep) -> None:
         """Reveal the private choices whose reveal point the game reached with `step`; revealing
@@ -440,26 +443,75 @@ class MatchFold:
         for seq in pending:
             if self.private[seq]["until"] in reached:
                 self.private[seq] = {**self.private[seq], "revealed": step.seq}
+                self._unrevealed.discard(seq)
                 if seq != step.seq:
                     step.barrier = True
 
-    def _refold(self) -> None:
-        """Rebuild the game state from setup (or the recorded position) through the prelude and
-        every effective step."""
+    def _prelude_state(self) -> Any:
+        """The game state after setup (or the recorded position) and the prelude (a fork's parent steps)."""
         ruleset = self.ruleset
         state = start_state(ruleset, self.config, self.header)
         for step in self.header.get("prelude", []):
             state = _apply_step(ruleset, state, step["kind"], step.get("seat"), step["data"])
-        for step in self.steps:
-            state = _apply_step(ruleset, state, step.kind, step.seat, step.data)
-        self.state, self.decision = state, ruleset.decision(state)
+        return state
+
+    # ---- checkpoints -----------------------------------------------------------------
+    def _keep(self, count: int, state: Any) -> None:
+        """The state after `count` steps, kept as a checkpoint (`steps.py` says for how long)."""
+        self._states[count] = state
+        for dropped in checkpoints_dropped(count):
+            self._states.pop(dropped, None)
+
+    def _state_at(self, count: int, keep: bool) -> Any:
+        """The game state after the prelude and the first `count` steps: replayed from the nearest
+        checkpoint at or before it, from setup only when there is none (a retraction deeper than
+        the checkpoints a snapshot carries). `keep`: keep the checkpoints passed on the way."""
+        base = max((kept for kept in self._states if kept <= count), default=None)
+        if base is None:
+            base, state = 0, self._prelude_state()
+            if keep:
+                self._keep(0, state)
+        else:
+            state = self._checkpoint(base)
+        for index, step in enumerate(self.steps.between(base, count), start=base + 1):
+            state = _apply_step(self.ruleset, state, step.kind, step.seat, step.data)
+            if keep:
+                self._keep(index, state)
+        return state
+
+    def _checkpoint(self, count: int) -> Any:
+        state = self._states[count]
+        if isinstance(state, _PackedState):  # restored from a snapshot, decoded once used
+            state = self._states[count] = self.ruleset.decode_state(unpack(state.text), self.config)
+        return state
+
+    def _packed_checkpoint(self, count: int) -> str:
+        state = self._states.get(count)
+        if isinstance(state, _PackedState):
+            return state.text
+        return pack(self.ruleset.encode_state(self._state_at(count, keep=False)))
 
     # ---- snapshots -------------------------------------------------------------------
+    SNAPSHOT_FORMAT = 2
+
     def to_snapshot(self) -> dict[str, Any]:
+        """The fold as JSON for a sealed snapshot (format 2). What grows with the match is packed
+        as JSON text: the fold's own record (`fold`), the steps in chunks of `steps.CHUNK`, and
+        the game states at the two checkpoints before the last step (so a retraction after a
+        restore rebuilds from one of them, not from setup). Storing, sealing and loading text costs
+        a scan of it, and the steps are decoded only when a retraction or an undo check reads them."""
+        count = len(self.steps)
+        return {
+            "format": self.SNAPSHOT_FORMAT, "seq": self.seq, "fold": pack(self._record_json()),
+            "steps": self.steps.packed(), "step_seqs": self.steps.firsts(), "step_count": count,
+            "checkpoints": {str(at): self._packed_checkpoint(at) for at in snapshot_checkpoints(count)},
+        }
+
+    def _record_json(self) -> dict[str, Any]:
+        """Everything of the fold but its steps and checkpoints (format 1's fields)."""
         return {
             "match_id": self.match_id, "header": self.header, "seq": self.seq, "head": self.head,
             "state": self.ruleset.encode_state(self.state),
-            "steps": [step.to_json() for step in self.steps],
             "retracted": {str(k): v for k, v in self.retracted.items()},
             "retractions": {str(k): v for k, v in self.retractions.items()},
             "redo_candidate": self.redo_candidate, "last_ruling_seq": self.last_ruling_seq,
@@ -467,7 +519,6 @@ class MatchFold:
             "secret_reveal": {str(k): v for k, v in self.secret_reveal.items()},
             "secret_pending": {str(k): v for k, v in self.secret_pending.items()},
             "hidden_chance": {str(k): v for k, v in self.hidden_chance.items()},
-            # only where there are private choices, so snapshots of every other match keep their bytes
             **({"private": {str(k): v for k, v in self.private.items()}} if self.private else {}),
             "undo": {k: v.to_json() for k, v in self.undo.items()},
             "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
@@ -480,6 +531,23 @@ class MatchFold:
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> MatchFold:
+        """The fold a snapshot holds: format 2 (`to_snapshot`), or format 1 as stores written
+        before it hold (every field in plain JSON, the steps a list), read as it always was."""
+        if data.get("format") == cls.SNAPSHOT_FORMAT:
+            fold = cls._restore(unpack(data["fold"]))
+            fold.steps = StepLog.from_packed(data["steps"], data["step_seqs"], data["step_count"])
+            fold._states = {int(at): _PackedState(text) for at, text in data["checkpoints"].items()}
+        else:
+            fold = cls._restore(data)
+            fold.steps = StepLog(GameStep.from_json(step) for step in data["steps"])
+            fold._states = {}
+            # format 1 kept every retraction; only the last one can be redone, so only it is kept
+            fold.retractions = {last: fold.retractions[last] for last in sorted(fold.retractions)[-1:]}
+        fold._states[len(fold.steps)] = fold.state
+        return fold
+
+    @classmethod
+    def _restore(cls, data: dict[str, Any]) -> MatchFold:
         fold = cls.__new__(cls)
         header = data["header"]
         fold.match_id = data["match_id"]
@@ -496,17 +564,20 @@ class MatchFold:
         fold.record_keys = list(data.get("record_keys", [data["created_key"]]))
         fold.state = fold.ruleset.decode_state(data["state"], fold.config)
         fold.decision = fold.ruleset.decision(fold.state)
-        fold.steps = [GameStep.from_json(step) for step in data["steps"]]
-        fold.retracted = {int(k): v for k, v in data["retracted"].items()}
-        fold.retractions = {int(k): v for k, v in data["retractions"].items()}
+        # integer-keyed maps in seq order, the order a fold of the events inserts them in
+        fold.retracted = _by_seq(data["retracted"])
+        fold.retractions = _by_seq(data["retractions"])
         fold.redo_candidate = data["redo_candidate"]
         fold.last_ruling_seq = data["last_ruling_seq"]
         fold.last_ruling = data["last_ruling"]
-        fold.secret_reveal = {int(k): v for k, v in data["secret_reveal"].items()}
-        fold.secret_pending = {int(k): v for k, v in data["secret_pending"].items()}
-        fold.hidden_chance = {int(k): v for k, v in data["hidden_chance"].items()}
-        fold.private = {int(k): v for k, v in data.get("private", {}).items()}
-        fold.undo = {k: UndoRequest.from_json(v) for k, v in data["undo"].items()}
+        fold.secret_reveal = _by_seq(data["secret_reveal"])
+        fold.secret_pending = _by_seq(data["secret_pending"])
+        fold.hidden_chance = _by_seq(data["hidden_chance"])
+        fold.private = _by_seq(data.get("private", {}))
+        fold._unrevealed = {seq for seq, record in fold.private.items() if record["revealed"] is None}
+        requests = sorted((UndoRequest.from_json(v) for v in data["undo"].values()), key=lambda r: r.requested_seq)
+        fold.undo = {request.id: request for request in requests}
+        fold._open_undo = {request.id for request in requests if request.status == "pending"}
         fold.seed, fold.penalties = data["seed"], data["penalties"]
         fold.status, fold.end = data["status"], data["end"]
         fold.last_at, fold.created_at = data["last_at"], data["created_at"]
@@ -518,21 +589,37 @@ class MatchFold:
     def __deepcopy__(self, memo: dict[int, Any]) -> MatchFold:
         """Cheap copy for the aggregate cache: the ruleset, config, game states, undo requests and
         retractions are treated as immutable values (replaced, never changed in place) and shared;
-        only the fold's own containers are copied."""
+        only the fold's own containers are copied (the step log shares its full chunks)."""
         clone = MatchFold.__new__(MatchFold)
         clone.__dict__.update(self.__dict__)
-        clone.steps = list(self.steps)
+        clone.steps = self.steps.copy()
+        clone._states = dict(self._states)
         clone.retracted = dict(self.retracted)
         clone.retractions = dict(self.retractions)
         clone.secret_reveal = dict(self.secret_reveal)
         clone.secret_pending = dict(self.secret_pending)
         clone.hidden_chance = dict(self.hidden_chance)
         clone.private = dict(self.private)
+        clone._unrevealed = set(self._unrevealed)
         clone.undo = dict(self.undo)
+        clone._open_undo = set(self._open_undo)
         clone.penalties = list(self.penalties)
         clone.signing_keys = set(self.signing_keys)
         clone.seat_entropy = dict(self.seat_entropy)
         return clone
+
+
+class _PackedState:
+    """A checkpoint restored from a snapshot: the game state's JSON text, decoded when used."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _by_seq(data: dict[str, Any]) -> dict[int, Any]:
+    return {int(k): data[k] for k in sorted(data, key=int)}
 
 
 def secret_group_complete(before: Decision, after: Decision, pending_seats: set[int]) -> bool:

@@ -252,6 +252,9 @@ def test_an_edited_snapshot_is_never_used(tmp_path: Path, monkeypatch: pytest.Mo
         for version, state in rows:
             edited = bytes(state).replace(b'"penalties":[]', b'"penalties":[{"points":-500,"reason":"","seat":0,'
                                                            b'"seq":2}]')
+            # snapshot format 2 holds the fold as JSON text inside the snapshot's JSON: escaped quotes
+            edited = edited.replace(b'\\"penalties\\":[]', b'\\"penalties\\":[{\\"points\\":-500,'
+                                    b'\\"reason\\":\\"\\",\\"seat\\":0,\\"seq\\":2}]')
             assert edited != bytes(state)
             connection.execute(f"UPDATE {table} SET state = ? WHERE originator_version = ?", (edited, version))
     app = Ringside.open(data_dir=tmp_path / "s", key=key, clock=FixedStepClock())

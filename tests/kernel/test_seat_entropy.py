@@ -30,6 +30,7 @@ from domain.kernel.integrity import ServerKey
 from domain.kernel.record import Entry
 from domain.kernel.viewers import Actor, Viewer
 from tests.adversarial.support import refused
+from tests.kernel.snapshot_format1 import format1
 from tests.support.helpers import assert_linear_and_verified, play_to_end
 
 SEED = "5e" * 32
@@ -219,7 +220,7 @@ def test_snapshots_keep_the_entropy(tmp_path: Path, test_key: ServerKey) -> None
 
 def test_a_snapshot_taken_before_seat_entropy_existed_still_loads(sqlite_app: Ringside) -> None:
     match_id = uuid.UUID(sqlite_app.create_match("test-dicevote", ["a", "b"], seed=SEED).receipt.match_id)
-    data = sqlite_app.fold(match_id).to_snapshot()
+    data = format1(sqlite_app.fold(match_id))
     del data["seat_entropy"], data["first_chance_seq"]
     fold = MatchFold.from_snapshot(data)
     assert fold.seat_entropy == {} and fold.entropy == [] and fold.awaiting_entropy == []
