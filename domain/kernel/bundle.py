@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .canonical import encode
 from .errors import BundleError
@@ -97,7 +100,8 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
     lines = raw.split(b"\n")[:-1] if raw.endswith(b"\n") else raw.split(b"\n")
     if len(lines) < 3:
         raise BundleError("a bundle needs a header, at least one event and a trailer")
-    body_sha256 = hashlib.sha256(b"".join(line + b"\n" for line in lines[:-1])).hexdigest()
+    body_sha256 = hashlib.sha256(raw[:len(raw) - len(lines[-1]) - 1] if raw.endswith(b"\n")
+                                 else b"".join(line + b"\n" for line in lines[:-1])).hexdigest()
     bundle = Bundle({}, [], [], {}, body_sha256)
     last_seq = {"event": 0, "annotation": 0}
 
@@ -111,12 +115,10 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
             bundle.problems.append((number, message, last_seq["event"]))
 
     for number, line in enumerate(lines, start=1):
+        data = _plainly_canonical(line)
         try:
-            data = json.loads(line.decode("utf-8"))
-            if not isinstance(data, dict):
-                raise ValueError("not an object")
-            if encode(data) != line:
-                raise ValueError("not in canonical form")
+            if data is None:  # the defining path: it also words what is wrong with the line
+                data = _read_line(line)
         except RecursionError:
             message = f"line {number} is nested too deeply to be a record line"
             if strict:
@@ -166,6 +168,46 @@ def read_bundle(text: str | bytes, strict: bool = True) -> Bundle:
     if not bundle.header:
         raise BundleError("the bundle's header line is unreadable")
     return bundle
+
+
+def _read_line(line: bytes) -> dict[str, Any]:
+    """One line's object, by the definition: it must be canonical JSON, an object, and its own
+    canonical encoding (ValueError, with what is wrong, otherwise)."""
+    data = json.loads(line.decode("utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("not an object")
+    if encode(data) != line:
+        raise ValueError("not in canonical form")
+    return data
+
+
+_FLOAT = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+)[,}\]]")
+"""A number with a fraction or an exponent where canonical JSON puts a value (after `:`, `,` or
+`[`, before `,`, `}` or `]`). It may also match inside a string: then the line takes the defining path."""
+
+
+def _plainly_canonical(line: bytes) -> dict[str, Any] | None:
+    """The line's object when it is plainly its own canonical encoding, else None (then
+    `_read_line` decides, and says why). Why a shortcut: `encode` normalizes every string in Python
+    before orjson writes it, which was most of the cost of reading a bundle, and for a line of ASCII
+    alone normalizing changes nothing: every string is NFC, and one decoded from a `\\u` escape to
+    something else than ASCII would be written back as itself and so differ from the line. What
+    remains is what orjson reads or writes differently from the definition: floats (refused by the
+    definition, written back by orjson; found by `_FLOAT`), integers beyond 64 bits (read as floats,
+    so written back otherwise), lone surrogates, NaN and nesting too deep (refused by orjson's
+    reader). In every such case this returns None, so it accepts a line only if `_read_line` does,
+    with an equal object."""
+    if not line.isascii():
+        return None
+    try:
+        data = orjson.loads(line)
+        if type(data) is not dict or orjson.dumps(data, option=orjson.OPT_SORT_KEYS) != line:
+            return None
+    except (orjson.JSONDecodeError, orjson.JSONEncodeError):
+        return None
+    if _FLOAT.search(line) is not None:
+        return None
+    return data
 
 
 def _holds_annotation(line: bytes, header: dict[str, Any]) -> bool:

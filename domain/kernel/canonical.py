@@ -81,3 +81,20 @@ def defining_encode(normalized: JSON) -> bytes:
 def digest(value: JSON) -> str:
     """SHA-256 of the canonical encoding, as lowercase hex."""
     return hashlib.sha256(encode(value)).hexdigest()
+
+
+def encode_parsed(value: JSON) -> bytes:
+    """`encode` of a value read from a line that is its own canonical encoding (a bundle line that
+    passed its format check). Normalizing such a value changes nothing: a string that is not NFC,
+    a float or a non-string key would have made the line differ from its encoding. So orjson alone
+    writes the same bytes, without walking the value in Python first; what orjson refuses (integers
+    beyond 64 bits) takes `encode`. Never use it on a value from anywhere else."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        return encode(value)
+
+
+def digest_parsed(value: JSON) -> str:
+    """`digest` of a value read from a canonical line (see `encode_parsed`)."""
+    return hashlib.sha256(encode_parsed(value)).hexdigest()

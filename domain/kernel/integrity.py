@@ -20,7 +20,7 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from .canonical import JSON, digest, encode
+from .canonical import JSON, digest, digest_parsed, encode
 
 GENESIS = "0" * 64
 _HEX = re.compile(r"[0-9a-f]+")
@@ -36,6 +36,16 @@ def is_hex(text: object, length: int | None = None) -> bool:
 def event_hash(match_id: str, seq: int, kind: str, actor: JSON, at: str, payload: JSON, prev: str) -> str:
     """The hash that chains one event to the one before it."""
     return digest({
+        "match": match_id, "seq": seq, "kind": kind, "actor": actor,
+        "at": at, "payload": payload, "prev": prev,
+    })
+
+
+def parsed_event_hash(match_id: str, seq: int, kind: str, actor: JSON, at: str, payload: JSON, prev: str) -> str:
+    """`event_hash` of an event read from a bundle line that passed its format check (the line is
+    its own canonical encoding): the same hash, without normalizing values that are already normal
+    (`canonical.encode_parsed`). Verification recomputes every event's hash with it."""
+    return digest_parsed({
         "match": match_id, "seq": seq, "kind": kind, "actor": actor,
         "at": at, "payload": payload, "prev": prev,
     })

@@ -11,18 +11,21 @@ sequence number, the check, the rule ID and both values.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest
+from .canonical import JSON, digest, digest_parsed
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
 from .header import header_problem
-from .integrity import GENESIS, is_hex, key_id_of
+from .integrity import GENESIS, head_message, is_hex, key_id_of, load_public_key, parsed_event_hash
 from .payloads import payload_problem
 from .receipts import ReceiptCheck, check_receipts
 from .record import (
@@ -155,16 +158,89 @@ class _Failed(Exception):
 
 
 def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False, trust: Trust | None = None,
-                  receipts: Sequence[Any] = ()) -> Report:
+                  receipts: Sequence[Any] = (), thorough: bool = False) -> Report:
     """Verify a bundle's text against `trust` (None: no key is trusted, so at best the report says
     the record is intact) and optionally a player's receipts. Never raises for bad input:
-    problems become the report."""
+    problems become the report.
+
+    Two walks run the same checks in the same order and differ only in which head signatures they
+    check as they reach them (docs/bundle-format.md, "Verification"). The quick walk, first,
+    checks an event's signature only where no later signature vouches for it: the last event of
+    each run of events signed by one key in a stream (its signature covers the head hash, which
+    chains back through every earlier event of the run), and redacted annotation lines and the
+    line before each (the chain cannot be recomputed through them). It keeps the others. If its
+    report is a success, that is the answer: every event's content is vouched by a valid head
+    signature of an authorised key, and every byte of the bundle (every `sig` it did not check
+    among them) by the trailer's signature, by a key that is trusted or authorised by a trusted
+    record. Otherwise it checks the signatures it kept: when they all hold, the thorough walk
+    would have found the same first failure, so its report is the answer; when one does not, the
+    thorough walk (`thorough=True` asks for it at once) runs and names the first failure exactly."""
+    if not thorough:
+        report, heads = _walk(text, allow_engine_mismatch, trust, receipts, _Heads(quick=True))
+        if report.ok or heads.kept_hold():
+            return report
+    return _walk(text, allow_engine_mismatch, trust, receipts, _Heads(quick=False))[0]
+
+
+class _Heads:
+    """How one walk checks head signatures: the thorough walk each one as it reaches it; the quick
+    walk only those no later signature vouches for, keeping the others (`verify_bundle`)."""
+
+    def __init__(self, quick: bool) -> None:
+        self.quick = quick
+        self.kept: list[tuple[str, bytes, str]] = []
+        self._loaded: dict[str, Ed25519PublicKey | None] = {}
+
+    def valid(self, public_hex: str, entry: Entry, vouched: bool) -> bool:
+        """Whether the entry's `sig` signs its head by `public_hex` (the quick walk takes a vouched
+        one as valid for now, and keeps it)."""
+        message = head_message(entry.stream, entry.seq, entry.hash)
+        if self.quick and vouched:
+            self.kept.append((public_hex, message, entry.sig))
+            return True
+        return self._holds(public_hex, message, entry.sig)
+
+    def kept_hold(self) -> bool:
+        """Whether every signature the quick walk took as valid is."""
+        return all(self._holds(*kept) for kept in self.kept)
+
+    def _holds(self, public_hex: str, message: bytes, signature_hex: str) -> bool:
+        """`integrity.verify_signature`, loading each public key once per walk."""
+        if not is_hex(signature_hex, 128):
+            return False
+        if public_hex not in self._loaded:
+            try:
+                self._loaded[public_hex] = load_public_key(public_hex)
+            except (ValueError, TypeError):
+                self._loaded[public_hex] = None
+        public = self._loaded[public_hex]
+        if public is None:
+            return False
+        try:
+            public.verify(bytes.fromhex(signature_hex), message)
+        except (InvalidSignature, ValueError, TypeError):
+            return False
+        return True
+
+
+def _vouched(entries: Sequence[Entry], index: int, redacted: Collection[int] = ()) -> bool:
+    """Whether a later head signature of the walk vouches for entry `index`'s: the next entry of
+    its stream is signed by the same key and its recomputed hash commits to this one's hash (so
+    neither is a redacted line, whose hash is taken as signed; `redacted` holds positions from 1)."""
+    if index + 1 >= len(entries) or entries[index + 1].key != entries[index].key:
+        return False
+    return index + 1 not in redacted and index + 2 not in redacted
+
+
+def _walk(text: str | bytes, allow_engine_mismatch: bool, trust: Trust | None, receipts: Sequence[Any],
+          heads: _Heads) -> tuple[Report, _Heads]:
+    """One walk of every check, in order, into a report."""
     report = Report(ok=False)
     try:
         bundle = read_bundle(text, strict=False)
     except BundleError as error:
         report.divergence = Divergence("format", error.message)
-        return report
+        return report, heads
     report.match_id = bundle.header.get("match_id")
     report.game = bundle.header.get("game")
     report.events = len(bundle.entries)
@@ -173,7 +249,7 @@ def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False, tru
     signers: dict[str, Signer] = {}
     anchors = trust or Trust()
     try:
-        _verify(bundle, report, allow_engine_mismatch, signers)
+        _verify(bundle, report, allow_engine_mismatch, signers, heads)
         report.intact = True
         _check_trust(bundle, report, signers, anchors)
         report.trusted = True
@@ -187,7 +263,7 @@ def verify_bundle(text: str | bytes, *, allow_engine_mismatch: bool = False, tru
     finally:
         _describe_signers(bundle, report, signers, anchors)
     report.ok = report.divergence is None
-    return report
+    return report, heads
 
 
 def _describe_signers(bundle: Bundle, report: Report, signers: dict[str, Signer], trust: Trust) -> None:
@@ -233,7 +309,8 @@ def _count(report: Report, check: str) -> None:
     report.checked[check] = report.checked.get(check, 0) + 1
 
 
-def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool, signers: dict[str, Signer]) -> None:
+def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool, signers: dict[str, Signer],
+            heads: _Heads) -> None:
     keys = bundle.keys
     if not isinstance(keys, dict):
         raise _Failed(Divergence("format", "the header's keys are not an object of key IDs and public keys"))
@@ -256,11 +333,12 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool, signers
     fold: MatchFold | None = None
     prev = GENESIS
     expected_seq = 1
-    for entry in entries:
+    for index, entry in enumerate(entries):
         if expected_seq in problem_by_seq:
             raise _Failed(Divergence("format", problem_by_seq[expected_seq], seq=expected_seq))
         try:
-            fold = _check_entry(fold, entry, expected_seq, prev, bundle, seed, report, allow_engine_mismatch)
+            fold = _check_entry(fold, entry, expected_seq, prev, bundle, seed, report, allow_engine_mismatch,
+                                heads, _vouched(entries, index))
             _signer(signers, entry.key).events += 1
         except _Failed:
             raise
@@ -287,7 +365,7 @@ def _verify(bundle: Bundle, report: Report, allow_engine_mismatch: bool, signers
     report.final_state_hash = fold.state_hash()
     for key in fold.record_keys:
         _signer(signers, key).authorised = True
-    _check_annotations(bundle, match_id, keys, report, counts, signers)
+    _check_annotations(bundle, match_id, keys, report, counts, signers, heads)
     if other_problems:
         raise _Failed(Divergence("format", other_problems[0]))
     if not bundle.trailer_valid():
@@ -306,9 +384,11 @@ def _signer(signers: dict[str, Signer], key_id: str) -> Signer:
 
 
 def _check_entry(fold: MatchFold | None, entry: Entry, expected_seq: int, prev: str, bundle: Bundle,
-                 seed: str | None, report: Report, allow_engine_mismatch: bool) -> MatchFold:
+                 seed: str | None, report: Report, allow_engine_mismatch: bool, heads: _Heads,
+                 vouched: bool) -> MatchFold:
     """Check one event of the record and advance the fold by it."""
-    _check_link(entry, expected_seq, prev, bundle.header.get("match_id"), bundle.keys, report, "match")
+    _check_link(entry, expected_seq, prev, bundle.header.get("match_id"), bundle.keys, report, "match",
+                heads, vouched)
     authorised = entry.key if fold is None else fold.record_key
     if entry.key != authorised:
         raise _Failed(Divergence(
@@ -348,10 +428,11 @@ def _check_shape(entry: Entry) -> None:
 
 
 def _check_link(entry: Entry, expected_seq: int, prev: str, stream: str | None, keys: dict[str, str],
-                report: Report, label: str, redacted: bool = False) -> None:
+                report: Report, label: str, heads: _Heads, vouched: bool, redacted: bool = False) -> None:
     """Sequence, link, hash and signature of one entry. A redacted annotation (one the bundle's
     reader may not see) keeps its hash and signature but not its content: its hash is taken as
-    signed, and the chain through it still holds."""
+    signed, and the chain through it still holds. `vouched`: a later signature of the walk covers
+    this one's head (`_vouched`)."""
     where = "annotations" if label == "annotations" else "match"
     if entry.seq != expected_seq:
         raise _Failed(Divergence("sequence", "events are missing or out of order", seq=expected_seq,
@@ -362,13 +443,14 @@ def _check_link(entry: Entry, expected_seq: int, prev: str, stream: str | None, 
     if entry.prev != prev:
         raise _Failed(Divergence("chain", "the event does not link to the previous event's hash",
                                  seq=entry.seq, stream=where, expected=prev, actual=entry.prev))
-    recomputed = entry.hash if redacted and is_hex(entry.hash, 64) else entry.expected_hash()
+    recomputed = entry.hash if redacted and is_hex(entry.hash, 64) else parsed_event_hash(
+        entry.stream, entry.seq, entry.kind, entry.actor, entry.at, entry.payload, entry.prev)
     if entry.hash != recomputed:
         raise _Failed(Divergence("chain", "the event's content does not match its hash (altered)",
                                  seq=entry.seq, stream=where, expected=recomputed, actual=entry.hash))
     _count(report, "chain")
     public = keys.get(entry.key)
-    if public is None or not entry.signature_valid(public):
+    if public is None or not heads.valid(public, entry, vouched):
         raise _Failed(Divergence("signature", "the server signature on this event is not valid",
                                  seq=entry.seq, stream=where, expected=f"valid signature by {entry.key}",
                                  actual=entry.sig[:32] + "…"))
@@ -406,7 +488,7 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
                 expected=header["engine_version"], actual=ruleset.engine_version))
         report.notes.append(f"replayed under engine {ruleset.engine_version}, recorded under "
                             f"{header['engine_version']} (explicitly allowed)")
-    content_hash = digest(bundle.components)
+    content_hash = digest_parsed(bundle.components)
     if content_hash != header["components"]["hash"]:
         raise _Failed(Divergence("header", "the bundle's component set is not the one the match used", seq=1,
                                  expected=header["components"]["hash"], actual=content_hash))
@@ -667,7 +749,7 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
 
 
 def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str], report: Report,
-                       counts: dict[str, Any], signers: dict[str, Signer]) -> None:
+                       counts: dict[str, Any], signers: dict[str, Signer], heads: _Heads) -> None:
     annotations = bundle.annotations
     problem_by_seq = {seq: message for _, message, seq in bundle.annotation_problems}
     if not problem_by_seq and counts.get("annotations") != len(annotations):
@@ -689,7 +771,8 @@ def _check_annotations(bundle: Bundle, match_id: str | None, keys: dict[str, str
             # content on it would be unchecked content
             raise _Failed(Divergence("format", "a redacted annotation line carries content besides its ID",
                                      seq=expected_seq, stream="annotations", actual=entry.payload))
-        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations", redacted=redacted)
+        _check_link(entry, expected_seq, prev, stream, keys, report, "annotations", heads,
+                    _vouched(annotations, expected_seq - 1, bundle.redacted_annotations), redacted=redacted)
         _signer(signers, entry.key).annotations += 1
         if expected_seq == 1 and entry.kind != ANNOTATIONS_OPENED:
             raise _Failed(Divergence("annotations", "the annotation stream does not start opened",
