@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -181,9 +180,15 @@ def _read_line(line: bytes) -> dict[str, Any]:
     return data
 
 
-_FLOAT = re.compile(rb"[:,\[]-?[0-9]+(?:\.[0-9]+(?:[eE][-+]?[0-9]+)?|[eE][-+]?[0-9]+)[,}\]]")
-"""A number with a fraction or an exponent where canonical JSON puts a value (after `:`, `,` or
-`[`, before `,`, `}` or `]`). It may also match inside a string: then the line takes the defining path."""
+def _may_hold_a_float(line: bytes) -> bool:
+    """Whether a line orjson writes back as itself may hold a float: orjson writes every float with
+    a `.` or an `e`, outside strings. Outside strings a canonical line holds only punctuation, digits,
+    `-`, `true`, `false` and `null`; strings are what lies between quotes when no quote is escaped
+    (a line with an escaped quote is taken to hold one: it takes the defining path)."""
+    if b'\\"' in line:
+        return True
+    outside = b"".join(line.split(b'"')[::2]).replace(b"true", b"").replace(b"false", b"")
+    return b"." in outside or b"e" in outside or b"E" in outside
 
 
 def _plainly_canonical(line: bytes) -> dict[str, Any] | None:
@@ -193,7 +198,7 @@ def _plainly_canonical(line: bytes) -> dict[str, Any] | None:
     alone normalizing changes nothing: every string is NFC, and one decoded from a `\\u` escape to
     something else than ASCII would be written back as itself and so differ from the line. What
     remains is what orjson reads or writes differently from the definition: floats (refused by the
-    definition, written back by orjson; found by `_FLOAT`), integers beyond 64 bits (read as floats,
+    definition, written back by orjson; found by `_may_hold_a_float`), integers beyond 64 bits (read as floats,
     so written back otherwise), lone surrogates, NaN and nesting too deep (refused by orjson's
     reader). In every such case this returns None, so it accepts a line only if `_read_line` does,
     with an equal object."""
@@ -205,7 +210,7 @@ def _plainly_canonical(line: bytes) -> dict[str, Any] | None:
             return None
     except (orjson.JSONDecodeError, orjson.JSONEncodeError):
         return None
-    if _FLOAT.search(line) is not None:
+    if _may_hold_a_float(line):
         return None
     return data
 

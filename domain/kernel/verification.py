@@ -20,12 +20,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest, digest_parsed
+from .canonical import JSON, digest, digest_parsed, encode_parsed
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
 from .header import header_problem
-from .integrity import GENESIS, head_message, is_hex, key_id_of, load_public_key, parsed_event_hash
+from .integrity import GENESIS, is_hex, key_id_of, load_public_key, parsed_event_hash
 from .payloads import payload_problem
 from .receipts import ReceiptCheck, check_receipts
 from .record import (
@@ -194,7 +194,7 @@ class _Heads:
     def valid(self, public_hex: str, entry: Entry, vouched: bool) -> bool:
         """Whether the entry's `sig` signs its head by `public_hex` (the quick walk takes a vouched
         one as valid for now, and keeps it)."""
-        message = head_message(entry.stream, entry.seq, entry.hash)
+        message = encode_parsed({"stream": entry.stream, "seq": entry.seq, "hash": entry.hash})  # head_message
         if self.quick and vouched:
             self.kept.append((public_hex, message, entry.sig))
             return True

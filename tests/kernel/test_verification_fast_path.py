@@ -14,11 +14,13 @@ import hashlib
 import json
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.kernel import verification
+from domain.kernel.bundle import _plainly_canonical, _read_line
 from domain.kernel.canonical import encode
 from domain.kernel.integrity import ServerKey
 from domain.kernel.trust import Trust
@@ -345,3 +347,44 @@ def test_any_changed_byte_of_a_vector_fails_alike(vector: dict[str, Any], line_c
     report = both(mutated, Trust.of(vector["trust"], "index.json"))
     if vector in VALID_VECTORS:
         assert not report.ok
+
+
+# ==== reading a line: the shortcut against the definition ===================================
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=2**63, max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8)
+    | st.sampled_from(["e\u0301", "\u00e9", "\ud800", "a\\\"b", "true.false", "1.5", "x\u2028"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=12)
+
+
+def _spellings(value: dict[str, Any]) -> list[bytes]:
+    """Ways a line holding `value` might be written: canonically, by orjson, by json with escapes."""
+    spelled = []
+    for write in (lambda: encode(value), lambda: orjson.dumps(value, option=orjson.OPT_SORT_KEYS),
+                  lambda: json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8"),
+                  lambda: json.dumps(value, sort_keys=True, separators=(",", ":"),
+                                     ensure_ascii=False).encode("utf-8", "surrogatepass")):
+        try:
+            spelled.append(write())
+        except (ValueError, TypeError, OverflowError):
+            continue
+    return spelled
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=5))
+def test_a_line_is_read_plainly_only_as_the_definition_reads_it(value: dict[str, Any]) -> None:
+    for line in _spellings(value):
+        plain = _plainly_canonical(line)
+        if plain is None:
+            continue
+        assert repr(plain) == repr(_read_line(line))  # repr: 1.0 == 1, but not as a record holds it
+
+
+def test_lines_that_only_the_definition_may_judge() -> None:
+    for line in (b'{"a":1.0}', b'{"a":[1e+16]}', b'{"a":18446744073709551617}', b'{"a":"\\ud800"}',
+                 b'{"a":"\\u00e9"}', b'{"a":-0}', b'{"a":1,"a":1}', b'[1]', b'{"b":1,"a":2}', b'{"a":"x\\"1.5"}'):
+        assert _plainly_canonical(line) is None, line
+    assert _plainly_canonical(b'{"a":"1.5e3","b":[true,false,null],"c":-12}') == {
+        "a": "1.5e3", "b": [True, False, None], "c": -12}

@@ -47,11 +47,13 @@ def record_eventful_match(data_dir: Path, game: str, players: list[str], *, vari
     `undo_every`-th move (the next seat consents; every other take-back is redone), with an
     arbiter's penalty and a correction ruling along the way and an annotation every
     `annotate_every` moves (one of them for seat 0's eyes only). Deterministic but for the hidden
-    annotation's salt, which the application draws at random (the bundle is recorded once)."""
+    annotation's salt, which the application draws at random (the bundle is recorded once): the
+    match ID derives from the game and seed, because the bots' choices derive from the match ID."""
     key = ServerKey.from_seed(KEY_SEED)
     app = Ringside.open(data_dir=data_dir, key=key, clock=FixedStepClock())
     try:
-        accepted = app.create_match(game, players, variant=variant, seed=seed, undo_policy="consent")
+        accepted = app.create_match(game, players, variant=variant, seed=seed, undo_policy="consent",
+                                    match_id=uuid.uuid5(uuid.NAMESPACE_URL, f"ringside:eventful:{game}:{seed}"))
         match_id = uuid.UUID(accepted.receipt.match_id)
         moves = undos = 0
         while app.play_bot(match_id, seed=moves) is not None:
