@@ -939,6 +939,8 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, j
 
     A bundle file may be gzipped (told by its content, whatever its name), up to 256 MiB
     decompressed. A directory is searched for *.jsonl, *.ringside, *.jsonl.gz and *.ringside.gz.
+    Many records are verified on every core (-j): each failure is printed as it is found, then
+    one summary line (on a terminal, a progress bar with the rate and the time left meanwhile).
 
     Re-folds every event checking legality, the hash chain and signatures, chance outcomes
     against the revealed seed, undo authority and the final scores, then who signed the record:
@@ -955,6 +957,7 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, j
       ringside verify final.ringside.jsonl --receipts my-receipts.jsonl
       ringside verify 3f2a --json
       ringside verify tournament-bundles/
+      ringside verify archive/ -q
     """
     from . import archive
     from .trust import cli_trust
