@@ -19,7 +19,6 @@ from rich.text import Text
 
 from domain.kernel.diff import diff as diff_views
 from domain.kernel.viewers import Actor, Viewer
-from domain.plugins import install_games
 from domain.store.retention import format_duration, parse_duration
 
 from .context import (
@@ -33,6 +32,7 @@ from .context import (
     source_options,
     viewer_option,
 )
+from .games import ONE_MATCH_COMMANDS, install_all
 from .moves import load_json, parse_int_list, parse_move, parse_pairs
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, console, print_json
 from .render import describe_changes
@@ -62,8 +62,11 @@ def cli(ctx: click.Context) -> None:
       ringside verify match.ringside.jsonl
       ringside --store postgresql://me@db/ringside matches
     """
-    install_games()
     obj = settings()
+    if ctx.invoked_subcommand in ONE_MATCH_COMMANDS:
+        obj.one_game = True  # the match's game is registered when the match is found (games.py)
+    else:
+        install_all()
     ctx.call_on_close(obj.close)
 
 
@@ -265,7 +268,8 @@ def show(match: str, at: int | None, viewer: Viewer, as_json: bool) -> None:
     if as_json:
         print_json(view)
         return
-    show_state(source.summary(match_id), view, seen_as(source, match_id, viewer))
+    summary = source.summary(match_id) if at is None else source.summary_at(match_id, at)
+    show_state(summary, view, seen_as(source, match_id, viewer))
 
 
 def _notes_by_seq(notes: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
@@ -1182,12 +1186,11 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         raise CliError(str(error), EXIT_USAGE) from None
 
 
-from .play import play, simulate  # noqa: E402  (registered on the group)
 from .rules import rule_text  # noqa: E402
 
-cli.add_command(play)
-cli.add_command(simulate)
 cli.add_command(rule_text)
+cli.add_lazy_command("play", "replay_cli.play:play")  # imported when run or listed: no other command needs it
+cli.add_lazy_command("simulate", "replay_cli.play:simulate")
 
 
 def main() -> None:  # pragma: no cover - console entry point alias
