@@ -78,7 +78,7 @@ def check_viewer(source: Source, match_id: str) -> None:
     viewer = ctx.params.get("viewer") if ctx is not None else None
     if not isinstance(viewer, Viewer) or viewer.kind != "seat" or viewer.seat is None:
         return
-    seats = source.summary(match_id).get("seats") or []
+    seats = source.seats(match_id)
     if viewer.seat < len(seats):
         return
     named = ", ".join(f"seat:{seat.get('seat', n)} ({seat.get('player')})" for n, seat in enumerate(seats))

@@ -77,6 +77,10 @@ class Source(ABC):
         every seat."""
         return "ringside"
 
+    def seats(self, match_id: str) -> list[dict[str, Any]]:
+        """The match's seats and their players, as created."""
+        return list(self.summary(match_id).get("seats") or [])
+
     def ensure_game(self, match_id: str) -> None:
         """Register the game the match is played in (and here, not knowing it: every game)."""
         from .games import install_all
@@ -215,6 +219,7 @@ class LocalSource(Source):
         self._data_dir = data_dir
         self._app: Ringside | None = None
         self._recent: dict[str, MatchFold] = {}
+        self._created_entries: dict[str, Entry | None] = {}
 
     @property
     def app(self) -> Ringside:
@@ -272,11 +277,22 @@ class LocalSource(Source):
         from .games import ensure_game, install_all
 
         try:
-            created = self.app.entries(self._id(match_id), 1, 1)
+            created = self._created(match_id)
         except RingsideError:
             install_all()
             return
-        ensure_game(created[0].payload.get("game") if created else None)
+        ensure_game(created.payload.get("game") if created else None)
+
+    def seats(self, match_id: str) -> list[dict[str, Any]]:
+        """From the created event (the header a fold reads them from), without folding the match."""
+        created = self._created(match_id)
+        return list(created.payload.get("seats") or []) if created else super().seats(match_id)
+
+    def _created(self, match_id: str) -> Entry | None:
+        if match_id not in self._created_entries:
+            found = self.app.entries(self._id(match_id), 1, 1)
+            self._created_entries[match_id] = found[0] if found else None
+        return self._created_entries[match_id]
 
     def fold(self, match_id: str, at: int | None = None) -> MatchFold:
         return self.app.fold(self._id(match_id), at)

@@ -37,10 +37,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _env() -> dict[str, str]:
+def _env(code: Path | None = None) -> dict[str, str]:
+    """The command's environment; `code`: another checkout of Ringside to run instead of this one."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RINGSIDE_") and k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "NO_COLOR": "1", "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "ringside-bench-pycache"),
-            "RINGSIDE_DATA_DIR": str(Path(tempfile.gettempdir()) / "ringside-bench-archive-data")}
+    env.update({"NO_COLOR": "1", "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "ringside-bench-pycache"),
+                "RINGSIDE_DATA_DIR": str(Path(tempfile.gettempdir()) / "ringside-bench-archive-data")})
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    return env
 
 
 def _tree_rss_kib(root: int) -> int:
@@ -67,11 +71,11 @@ def _tree_rss_kib(root: int) -> int:
     return total
 
 
-def run_once(target: Path, args: list[str]) -> dict[str, Any]:
+def run_once(target: Path, args: list[str], code: Path | None = None) -> dict[str, Any]:
     command = ["/usr/bin/time", "-v", sys.executable, "-m", "replay_cli", "verify", str(target), "-q", *args]
     started = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
-                               cwd=ROOT)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(code),
+                               cwd=code or ROOT)
     peak = [0]
     done = threading.Event()
 
@@ -85,12 +89,11 @@ def run_once(target: Path, args: list[str]) -> dict[str, Any]:
     done.set()
     sampler.join()
     seconds = time.monotonic() - started
-    summary = out.strip().splitlines()[-1] if out.strip() else ""
-    found = re.search(r"Verified (\d+) records: (\d+) hold, (\d+) diverge", summary)
+    found = re.search(r"Verified (\d+) records: (\d+) hold, (\d+) diverge.*", out)
     if found is None:
         raise SystemExit(f"no summary line in the output (exit {process.returncode}):\n{out[-2000:]}\n{err[-2000:]}")
     max_rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
-    records = int(found.group(1))
+    records, summary = int(found.group(1)), found.group(0)
     return {"records": records, "failed": int(found.group(3)), "exit": process.returncode, "seconds": seconds,
             "records_per_s": records / seconds, "ms_per_record": 1000 * seconds / records,
             "max_rss_mib": int(max_rss.group(1)) / 1024 if max_rss else float("nan"),
@@ -139,6 +142,8 @@ def main() -> None:
                                                               "on one core and on every core.")
     parser.add_argument("--sample-runs", type=int, default=3)
     parser.add_argument("--skip-archive", action="store_true", help="Only the sample.")
+    parser.add_argument("--baseline", type=Path, help="Also time the sample with the checkout of Ringside at "
+                                                      "this path (say `git archive main`), as it runs.")
     options = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     if options.write_trust_file:
@@ -151,8 +156,12 @@ def main() -> None:
 
         total = count_bundles(options.archive)
         sample = sample_dir(options.archive, max(1, total // options.sample))
-        for label, jobs in (("one process (-j 1)", ["-j", "1"]), ("every core", [])):
-            runs = [run_once(sample, [*trust, *jobs]) for _ in range(options.sample_runs)]
+        cases: list[tuple[str, list[str], Path | None]] = [("one process (-j 1)", ["-j", "1"], None),
+                                                            ("every core", [], None)]
+        if options.baseline:
+            cases.insert(0, (f"baseline {options.baseline}", [], options.baseline))
+        for label, jobs, code in cases:
+            runs = [run_once(sample, [*trust, *jobs], code) for _ in range(options.sample_runs)]
             print(f"sample of {int(runs[0]['records'])} bundles, {label}: {runs[0]['summary']}")
             print(_line("time per bundle", runs, "ms_per_record", "ms"))
             print(_line("records/s", runs, "records_per_s", "records/s"))
