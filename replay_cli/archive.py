@@ -217,6 +217,13 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def workers_for(files: int) -> int:
+    """How many worker processes verify `files` files by default: one per core, but no more than
+    one per two files, because starting a worker costs about as much as verifying a bundle (a
+    few files, or only stored matches, are verified in this process)."""
+    return max(1, min(usable_cores(), files // 2))
+
+
 def verify_all(jobs: Iterable[Job], options: Options, workers: int) -> Iterator[Outcome]:
     """The outcome of every job, in the jobs' order, verified by `workers` processes (in this
     process when 1). Jobs are drawn from `jobs` only as workers are ready for them, so a walk of
@@ -277,7 +284,7 @@ def report_many(jobs: Iterable[Job], total: int, options: Options, workers: int,
 
     counts = Counts()
     started = time.monotonic()
-    workers = max(1, min(workers, total))
+    workers = max(1, min(workers, total))  # -j N: never more workers than records
     outcomes = verify_all(jobs, options, workers)
     if as_json:
         _stream_json(outcomes, counts)

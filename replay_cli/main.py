@@ -968,7 +968,7 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, j
 
     receipts = _read_receipts(receipts_file) if receipts_file is not None else []
     plan: list[tuple[str, Any]] = []  # (label, a directory's path, a file's path, or a stored match's (source, id))
-    total = 0
+    total = stored = 0
     for target in targets:
         path = Path(target)
         if path_is(path, "dir"):
@@ -995,13 +995,15 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, j
         else:
             plan.append(("match", (target, *settings().match(target))))
             total += 1
+            stored += 1
     # a stored match is judged with its store's own keys; a file alone needs the local key read here
     trust = cli_trust(settings().store, trusted, trust_files, trust_servers,
                       warn=all(kind != "match" for kind, _ in plan))
     if total > 1:
         keep = "all" if as_json else "summary" if quiet else "failures"
         options = archive.Options(allow_engine_mismatch, trust, tuple(receipts), keep)
-        counts = archive.report_many(_jobs(plan), total, options, jobs or archive.usable_cores(), as_json)
+        workers = jobs or archive.workers_for(total - stored)
+        counts = archive.report_many(_jobs(plan), total, options, workers, as_json)
         if counts.internal:
             raise click.exceptions.Exit(EXIT_INTERNAL)
         if counts.failed:
