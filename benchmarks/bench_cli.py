@@ -7,7 +7,7 @@
   big-top (288 events, drawn as a map), both recorded by `ringside simulate` into the store, so
   the snapshots are sealed by the store's own key as in use.
 
-`ringside verify DIR` over an archive is measured by tools/bench_archive.sh (10,000 bundles are
+`ringside verify DIR` over an archive is measured by tools/bench_archive.py (10,000 bundles are
 too many to generate per run); see docs/cli.md.
 
 Each process's CPU time is printed beside the wall clock (with -s), and both kinds of process run
