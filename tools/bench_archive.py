@@ -3,9 +3,10 @@
 Why a tool and not a pytest-benchmark suite: the archive is 10,000 bundles, generated once with
 `ringside simulate` (half an hour or more on this machine), far too many to make per run.
 
-For each run it reports the wall time, the records per second, the peak resident memory of the
-command's own process and of its largest worker (`/usr/bin/time -v` reports the larger of the two)
-and the peak of the whole process tree (the command and its workers, sampled from /proc every
+For each run it reports the wall time, the records per second, the CPU time per bundle and how
+many cores it kept busy (from `/usr/bin/time -v`: the command and its workers), the peak resident
+memory of the command's own process and of its largest worker (`/usr/bin/time -v` reports the
+larger of the two) and the peak of the whole process tree (the command and its workers, sampled from /proc every
 0.2 s). With `--sample N` it first measures, in the same session, every (total / N)-th bundle
 verified in one process (`-j 1`) and on every core, which gives the one-core time per bundle that
 the archive's time is compared with.
@@ -93,10 +94,13 @@ def run_once(target: Path, args: list[str], code: Path | None = None) -> dict[st
     if found is None:
         raise SystemExit(f"no summary line in the output (exit {process.returncode}):\n{out[-2000:]}\n{err[-2000:]}")
     max_rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
+    times = re.finditer(r"(?:User|System) time \(seconds\): ([\d.]+)", err)
+    cpu = sum(float(found_time.group(1)) for found_time in times)
     records, summary = int(found.group(1)), found.group(0)
     return {"records": records, "failed": int(found.group(3)), "exit": process.returncode, "seconds": seconds,
             "records_per_s": records / seconds, "ms_per_record": 1000 * seconds / records,
             "max_rss_mib": int(max_rss.group(1)) / 1024 if max_rss else float("nan"),
+            "cpu_ms_per_record": 1000 * cpu / records, "cores_busy": cpu / seconds,
             "tree_rss_mib": peak[0] / 1024, "summary": summary}
 
 
@@ -164,6 +168,8 @@ def main() -> None:
             runs = [run_once(sample, [*trust, *jobs], code) for _ in range(options.sample_runs)]
             print(f"sample of {int(runs[0]['records'])} bundles, {label}: {runs[0]['summary']}")
             print(_line("time per bundle", runs, "ms_per_record", "ms"))
+            print(_line("CPU per bundle (the command and its workers)", runs, "cpu_ms_per_record", "ms"))
+            print(_line("cores kept busy (CPU time / wall time)", runs, "cores_busy", ""))
             print(_line("records/s", runs, "records_per_s", "records/s"))
             print(_line("peak RSS of one process", runs, "max_rss_mib", "MiB"))
             print(_line("peak RSS of the process tree", runs, "tree_rss_mib", "MiB"), flush=True)
@@ -178,6 +184,8 @@ def main() -> None:
     print(f"archive {options.archive}:")
     print(_line("wall time", runs, "seconds", "s"))
     print(_line("time per bundle", runs, "ms_per_record", "ms"))
+    print(_line("CPU per bundle (the command and its workers)", runs, "cpu_ms_per_record", "ms"))
+    print(_line("cores kept busy (CPU time / wall time)", runs, "cores_busy", ""))
     print(_line("records/s", runs, "records_per_s", "records/s"))
     print(_line("peak RSS of one process", runs, "max_rss_mib", "MiB"))
     print(_line("peak RSS of the process tree", runs, "tree_rss_mib", "MiB"))
