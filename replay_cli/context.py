@@ -34,6 +34,8 @@ class Settings:
     url: str | None = None
     token: str | None = None
     sources: list[Source] = field(default_factory=list)
+    one_game: bool = False
+    """Only the game of the match a command reads is registered, when it is found (games.py)."""
 
     def close(self) -> None:
         for source in self.sources:
@@ -64,6 +66,8 @@ class Settings:
             raise CliError(f"{ref} is a directory; give a bundle file or a match ID")
         source = self.main_source()
         match_id = source.resolve(ref)
+        if self.one_game:
+            source.ensure_game(match_id)
         check_viewer(source, match_id)
         return source, match_id
 
@@ -75,7 +79,7 @@ def check_viewer(source: Source, match_id: str) -> None:
     viewer = ctx.params.get("viewer") if ctx is not None else None
     if not isinstance(viewer, Viewer) or viewer.kind != "seat" or viewer.seat is None:
         return
-    seats = source.summary(match_id).get("seats") or []
+    seats = source.seats(match_id)
     if viewer.seat < len(seats):
         return
     named = ", ".join(f"seat:{seat.get('seat', n)} ({seat.get('player')})" for n, seat in enumerate(seats))
@@ -220,7 +224,27 @@ def _one_line(error: click.UsageError) -> CliError:
 
 
 class RingsideGroup(click.Group):
-    """A group that turns every expected failure into one line on stderr, never a traceback."""
+    """A group that turns every expected failure into one line on stderr, never a traceback, and
+    imports a lazily added command's module only when that command is run or listed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, str] = {}
+
+    def add_lazy_command(self, name: str, target: str) -> None:
+        """Register the command `module:attribute` under `name`, its module imported on first use."""
+        self.lazy[name] = target
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            import importlib
+
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:

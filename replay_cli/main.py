@@ -8,9 +8,8 @@ a remote server (--url and --token). See docs/cli.md.
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,7 @@ import click
 from rich.text import Text
 
 from domain.kernel.diff import diff as diff_views
-from domain.kernel.trust import Trust
 from domain.kernel.viewers import Actor, Viewer
-from domain.plugins import install_games
 from domain.store.retention import format_duration, parse_duration
 
 from .context import (
@@ -35,11 +32,12 @@ from .context import (
     source_options,
     viewer_option,
 )
+from .games import ONE_MATCH_COMMANDS, install_all
 from .moves import load_json, parse_int_list, parse_move, parse_pairs
 from .output import EXIT_INTERNAL, EXIT_REFUSED, EXIT_USAGE, CliError, console, print_json
 from .render import describe_changes
 from .render.common import actor_text, event_text
-from .source import BundleFileError, LocalSource, read_bundle_bytes, read_bundle_file, verify_text
+from .source import LocalSource, read_bundle_file
 from .views import change_lines, log_table, notes_text, print_renderables, report_view, score_table, show_state
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -64,8 +62,11 @@ def cli(ctx: click.Context) -> None:
       ringside verify match.ringside.jsonl
       ringside --store postgresql://me@db/ringside matches
     """
-    install_games()
     obj = settings()
+    if ctx.invoked_subcommand in ONE_MATCH_COMMANDS:
+        obj.one_game = True  # the match's game is registered when the match is found (games.py)
+    else:
+        install_all()
     ctx.call_on_close(obj.close)
 
 
@@ -286,7 +287,8 @@ def show(match: str, at: int | None, viewer: Viewer, as_json: bool) -> None:
     if as_json:
         print_json(view)
         return
-    show_state(source.summary(match_id), view, seen_as(source, match_id, viewer))
+    summary = source.summary(match_id) if at is None else source.summary_at(match_id, at)
+    show_state(summary, view, seen_as(source, match_id, viewer))
 
 
 @cli.command()
@@ -978,82 +980,15 @@ def _read_receipts(path: Path) -> list[Any]:
         raise CliError(f"{path} holds no receipts as JSON or JSON Lines ({error})") from None
 
 
-BUNDLE_SUFFIXES = (".jsonl", ".ringside", ".jsonl.gz", ".ringside.gz")
-
-
-def _bundle_files(directory: Path) -> tuple[list[Path], list[str]]:
-    """The bundle files under `directory` (*.jsonl, *.ringside, and gzipped: *.jsonl.gz,
-    *.ringside.gz), and what the walk had to pass by.
-
-    The walk stays on the directory's own file system (so `/` does not wander into /proc, /sys or
-    network mounts), never follows a symbolic link into a directory (no loops), takes only regular
-    files (never a FIFO, socket or device, which would block or never end), and notes each
-    directory it may not read instead of failing on it."""
-    found: list[Path] = []
-    skipped: list[str] = []
-    device = directory.stat().st_dev
-    pending = [directory]
-    while pending:
-        current = pending.pop()
-        try:
-            with os.scandir(current) as listing:
-                entries = list(listing)
-        except OSError as error:
-            skipped.append(f"{current}: {error.strerror or error}")
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.stat(follow_symlinks=False).st_dev == device:
-                        pending.append(Path(entry.path))
-                elif entry.name.endswith(BUNDLE_SUFFIXES):
-                    if entry.is_file():  # a link to a regular file is read; to anything else, not
-                        found.append(Path(entry.path))
-                    else:
-                        skipped.append(f"{entry.path}: not a regular file")
-            except OSError as error:
-                skipped.append(f"{entry.path}: {error.strerror or error}")
-    return sorted(found), skipped
-
-
-def _unverifiable(check: str, message: str) -> dict[str, Any]:
-    """A report for a record that could not be verified at all (unreadable, unreadable JSON)."""
-    return {"ok": False, "intact": False, "trusted": False, "signers": [], "receipts": [], "match_id": None,
-            "game": None, "events": 0, "annotations": 0, "checked": {},
-            "notes": [], "keys": [], "final_state_hash": None,
-            "divergence": {"seq": None, "stream": None, "check": check, "rule": None, "message": message,
-                           "expected": None, "actual": None},
-            "summary": f"FAILED at bundle: {check}: {message}"}
-
-
-def _verify_file(path: Path, allow_engine_mismatch: bool, trust: Trust | None = None,
-                 receipts: Sequence[Any] = ()) -> tuple[dict[str, Any], bool]:
-    """The report for one file (gunzipped if it is gzip data), and whether verifying it failed
-    internally (a bug, exit 3). A file that cannot be read, is bad gzip data or too large, or
-    nests its JSON too deeply, does not verify (exit 1)."""
-    try:
-        data = read_bundle_bytes(path)
-    except OSError as error:
-        return _unverifiable("read", f"cannot read {path}: {error.strerror or error}"), False
-    except BundleFileError as error:
-        return _unverifiable("read", f"cannot read {path}: {error}"), False
-    try:
-        return verify_text(data, allow_engine_mismatch, trust, receipts), False
-    except RecursionError:
-        return _unverifiable("format", "its JSON is nested too deeply to be read"), False
-    except Exception as error:
-        if os.environ.get("RINGSIDE_DEBUG"):
-            raise
-        return _unverifiable("internal", f"verification failed unexpectedly: {type(error).__name__}: "
-                                         f"{str(error).splitlines()[0] if str(error) else ''}"), True
-
-
 @cli.command()
 @source_options()
 @click.argument("targets", nargs=-1, required=True, metavar="BUNDLE|DIR|MATCH...")
 @click.option("--allow-engine-mismatch", is_flag=True,
               help="Replay a record made under another rules-engine version (reported in the notes).")
-@click.option("--quiet", "-q", is_flag=True, help="Only the one-line summary per target.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="One target: its one-line summary. Many: only the failures, a line each, and the totals.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
+              help="Verify many records in N processes [default: one per core].")
 @click.option("--trust", "trusted", multiple=True, metavar="PUBLIC_KEY",
               help="Trust this Ed25519 public key (64 hex digits) as a record's origin (repeatable).")
 @click.option("--trust-file", "trust_files", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -1064,13 +999,16 @@ def _verify_file(path: Path, allow_engine_mismatch: bool, trust: Trust | None = 
               help="Check these receipts (JSON or JSON Lines) against the record: a receipt whose event is "
                    "missing or different proves the record changed after it was issued.")
 @json_option
-def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, trusted: tuple[str, ...],
+def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, jobs: int | None,
+           trusted: tuple[str, ...],
            trust_files: tuple[Path, ...], trust_servers: tuple[str, ...], receipts_file: Path | None,
            as_json: bool) -> None:
     """The adjudication report for bundles, directories of bundles or stored matches.
 
     A bundle file may be gzipped (told by its content, whatever its name), up to 256 MiB
     decompressed. A directory is searched for *.jsonl, *.ringside, *.jsonl.gz and *.ringside.gz.
+    Many records are verified on every core (-j): each failure is printed as it is found, then
+    one summary line (on a terminal, a progress bar with the rate and the time left meanwhile).
 
     Re-folds every event checking legality, the hash chain and signatures, chance outcomes
     against the revealed seed, undo authority and the final scores, then who signed the record:
@@ -1087,84 +1025,86 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, t
       ringside verify final.ringside.jsonl --receipts my-receipts.jsonl
       ringside verify 3f2a --json
       ringside verify tournament-bundles/
+      ringside verify archive/ -q
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
+    from . import archive
     from .trust import cli_trust
 
     receipts = _read_receipts(receipts_file) if receipts_file is not None else []
-    jobs: list[tuple[str, Any]] = []
-    passed_by: list[str] = []
+    plan: list[tuple[str, Any]] = []  # (label, a directory's path, a file's path, or a stored match's (source, id))
+    total = stored = 0
     for target in targets:
         path = Path(target)
         if path_is(path, "dir"):
-            files, skipped = _bundle_files(path)
-            passed_by += skipped
-            if not files:
+            skipped = 0
+
+            def note(place: str) -> None:
+                nonlocal skipped
+                skipped += 1
+                click.echo(f"ringside: warning: skipped {place}", err=True)
+
+            found = archive.count_bundles(path, note)
+            if not found:
                 raise CliError(f"no bundle files (*.jsonl, *.ringside, gzipped or not) in {path}"
-                               + (f" ({len(skipped)} places could not be read)" if skipped else ""))
-            jobs.extend((str(f), f) for f in files)
+                               + (f" ({skipped} places could not be read)" if skipped else ""))
+            plan.append(("dir", path))
+            total += found
         elif path_is(path, "file"):
-            jobs.append((str(path), path))
+            plan.append(("file", path))
+            total += 1
         elif path_is(path, "exists"):
             raise CliError(f"{target} is not a regular file or directory (a FIFO, socket or device is not read)")
-        elif any(sep in target for sep in ("/", "\\")) or target.endswith(BUNDLE_SUFFIXES):
+        elif any(sep in target for sep in ("/", "\\")) or target.endswith(archive.BUNDLE_SUFFIXES):
             raise CliError(f"no such file or directory: {target}")
         else:
-            jobs.append((target, None))
-    for place in passed_by:
-        click.echo(f"ringside: warning: skipped {place}", err=True)
-    internal = False
-    reports: list[tuple[str, dict[str, Any]]] = []
+            plan.append(("match", (target, *settings().match(target))))
+            total += 1
+            stored += 1
     # a stored match is judged with its store's own keys; a file alone needs the local key read here
     trust = cli_trust(settings().store, trusted, trust_files, trust_servers,
-                      warn=all(path is not None for _, path in jobs))
-    many = len(jobs) > 1
-    show_progress = many and not as_json and console().is_terminal
-    with Progress(TextColumn("verifying"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.description}"), console=console(), disable=not show_progress,
-                  transient=True) as progress:
-        task = progress.add_task("", total=len(jobs))
-        for label, path in jobs:
-            progress.update(task, description=label[-40:])
-            if path is not None:
-                report, failed_internally = _verify_file(path, allow_engine_mismatch, trust, receipts)
-                internal = internal or failed_internally
-            else:
-                source, match_id = settings().match(label)
-                report = source.verify(match_id, allow_engine_mismatch, trust, receipts)
-            reports.append((label, report))
-            progress.advance(task)
-    failed = [(label, report) for label, report in reports if not report.get("ok")]
-    if as_json:
-        if many:
-            print_json({"ok": not failed, "total": len(reports), "failed": len(failed),
-                        "reports": [{"target": label, **report} for label, report in reports]})
-        else:
-            print_json(reports[0][1])
-    elif many:
-        from rich.table import Table
-
-        if not quiet:
-            for label, report in failed:
-                console().print(report_view(report, label))
-        table = Table(title=f"Verified {len(reports)} records: {len(reports) - len(failed)} hold, "
-                            f"{len(failed)} diverge", title_justify="left")
-        table.add_column("target")
-        table.add_column("result")
-        for label, report in reports:
-            table.add_row(label, Text(str(report.get("summary")), style="green" if report.get("ok") else "red"))
-        console().print(table)
+                      warn=all(kind != "match" for kind, _ in plan))
+    if total > 1:
+        keep = "all" if as_json else "summary" if quiet else "failures"
+        options = archive.Options(allow_engine_mismatch, trust, tuple(receipts), keep)
+        workers = jobs or archive.workers_for(total - stored)
+        counts = archive.report_many(_jobs(plan), total, options, workers, as_json)
+        if counts.internal:
+            raise click.exceptions.Exit(EXIT_INTERNAL)
+        if counts.failed:
+            raise click.exceptions.Exit(EXIT_REFUSED)
+        return
+    kind, what = plan[0]
+    if kind == "match":
+        label, source, match_id = what
+        report, internal = source.verify(match_id, allow_engine_mismatch, trust, receipts), False
     else:
-        label, report = reports[0]
-        if quiet:
-            console().print(str(report.get("summary")))
-        else:
-            console().print(report_view(report, label))
+        file = next(archive.walk_bundles(what)) if kind == "dir" else what
+        label = str(file)
+        report, internal = archive.verify_file(file, allow_engine_mismatch, trust, receipts)
+    if as_json:
+        print_json(report)
+    elif quiet:
+        console().print(str(report.get("summary")))
+    else:
+        console().print(report_view(report, label))
     if internal:
         raise click.exceptions.Exit(EXIT_INTERNAL)
-    if failed:
+    if not report.get("ok"):
         raise click.exceptions.Exit(EXIT_REFUSED)
+
+
+def _jobs(plan: list[tuple[str, Any]]) -> Iterator[Any]:
+    """The records of the targets, in order: a directory's walked as the workers take them."""
+    from .archive import Job, walk_bundles
+
+    for kind, what in plan:
+        if kind == "dir":
+            yield from (Job(str(path), path) for path in walk_bundles(what))
+        elif kind == "file":
+            yield Job(str(what), what)
+        else:
+            label, source, match_id = what
+            yield Job(label, source=source, match_id=match_id)
 
 
 class Duration(click.ParamType):
@@ -1312,12 +1252,11 @@ def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
         raise CliError(str(error), EXIT_USAGE) from None
 
 
-from .play import play, simulate  # noqa: E402  (registered on the group)
 from .rules import rule_text  # noqa: E402
 
-cli.add_command(play)
-cli.add_command(simulate)
 cli.add_command(rule_text)
+cli.add_lazy_command("play", "replay_cli.play:play")  # imported when run or listed: no other command needs it
+cli.add_lazy_command("simulate", "replay_cli.play:simulate")
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -77,6 +77,16 @@ class Source(ABC):
         every seat."""
         return "ringside"
 
+    def seats(self, match_id: str) -> list[dict[str, Any]]:
+        """The match's seats and their players, as created."""
+        return list(self.summary(match_id).get("seats") or [])
+
+    def ensure_game(self, match_id: str) -> None:
+        """Register the game the match is played in (and here, not knowing it: every game)."""
+        from .games import install_all
+
+        install_all()
+
     def move_schema(self, game: str) -> dict[str, Any]:
         """The JSON schema of a game's moves."""
         return get_game(game).move_schema()
@@ -116,6 +126,14 @@ class Source(ABC):
 
         before, after = self.state(match_id, viewer, a), self.state(match_id, viewer, b)
         return {"from": a, "to": b, "changes": diff(before, after)}
+
+    def summary_at(self, match_id: str, at: int) -> dict[str, Any]:
+        """What a reader of position `at` is shown of the match beside the state there: the facts
+        fixed when it was created (game, variant, seats, components, fork) and its length
+        (`version`, the head's). A source that holds the head gives its whole summary; the store
+        takes the facts from the position's fold and the length from the store, so that showing
+        one position never folds the head as well."""
+        return self.summary(match_id)
 
     def score_lines(self, match_id: str, start: int, stop: int) -> dict[int, list[dict[str, Any]]]:
         """The score sheet's lines after each event from start - 1 (at least 1) to stop, so that
@@ -206,6 +224,7 @@ class LocalSource(Source):
         self._data_dir = data_dir
         self._app: Ringside | None = None
         self._recent: dict[str, MatchFold] = {}
+        self._created_entries: dict[str, Entry | None] = {}
 
     @property
     def app(self) -> Ringside:
@@ -257,6 +276,29 @@ class LocalSource(Source):
     def _id(self, match_id: str) -> UUID:
         return UUID(match_id)
 
+    def ensure_game(self, match_id: str) -> None:
+        """The game its created event names (an unknown match: every game, and the read that
+        follows says there is no such match)."""
+        from .games import ensure_game, install_all
+
+        try:
+            created = self._created(match_id)
+        except RingsideError:
+            install_all()
+            return
+        ensure_game(created.payload.get("game") if created else None)
+
+    def seats(self, match_id: str) -> list[dict[str, Any]]:
+        """From the created event (the header a fold reads them from), without folding the match."""
+        created = self._created(match_id)
+        return list(created.payload.get("seats") or []) if created else super().seats(match_id)
+
+    def _created(self, match_id: str) -> Entry | None:
+        if match_id not in self._created_entries:
+            found = self.app.entries(self._id(match_id), 1, 1)
+            self._created_entries[match_id] = found[0] if found else None
+        return self._created_entries[match_id]
+
     def fold(self, match_id: str, at: int | None = None) -> MatchFold:
         return self.app.fold(self._id(match_id), at)
 
@@ -275,21 +317,29 @@ class LocalSource(Source):
 
         return position_view(self.fold(match_id) if at is None else self._fold_at(match_id, at), viewer)
 
+    def summary_at(self, match_id: str, at: int) -> dict[str, Any]:
+        from domain.application import summary
+
+        return {**summary(self._fold_at(match_id, at)), "version": self.app.head_version(self._id(match_id))}
+
     def _fold_at(self, match_id: str, at: int) -> MatchFold:
-        """The fold after event `at`. Walking forwards (step, diff) folds on from the last position
-        read instead of from the nearest snapshot each time."""
+        """The fold after event `at` (read-only: callers must not change it). Walking forwards
+        (step, diff) folds on from the last position read instead of from the nearest snapshot
+        each time; the position is checked against the stored head, never a fold of it."""
         import copy
 
         recent = self._recent.get(match_id)
+        if recent is not None and recent.seq == at:
+            return recent
         fold: MatchFold | None = None
-        if recent is not None and recent.seq <= at <= recent.seq + 50:
+        if recent is not None and recent.seq < at <= recent.seq + 50:
             fold = copy.deepcopy(recent)
-            for entry in self.app.entries(self._id(match_id), recent.seq + 1, at) if at > recent.seq else []:
+            for entry in self.app.entries(self._id(match_id), recent.seq + 1, at):
                 fold.consume(entry)
             if fold.seq != at:
                 fold = None
         if fold is None:
-            fold = copy.deepcopy(self.app.fold(self._id(match_id), at))
+            fold = self.app.fold_at(self._id(match_id), at)  # a fold of its own: not the cache's
         self._recent[match_id] = fold
         return fold
 
@@ -402,6 +452,8 @@ class BundleSource(Source):
         from domain.kernel.bundle import read_bundle
         from domain.kernel.fold import MatchFold
 
+        from .games import ensure_game
+
         self.path = path
         self.text = read_bundle_file(path)
         try:
@@ -409,6 +461,7 @@ class BundleSource(Source):
             if not self.bundle.entries:
                 raise CliError(f"{path} holds no events")
             created = self.bundle.entries[0]
+            ensure_game(created.payload.get("game"))
             ruleset = get_game(created.payload["game"])
             if self.bundle.components:
                 component_store.remember(ruleset, ruleset.components_model.model_validate(self.bundle.components))

@@ -14,8 +14,8 @@ from uuid import UUID
 
 from ..kernel.annotations import hidden_entries, visible_to
 from ..kernel.diff import diff
-from ..kernel.errors import RingsideError
-from ..kernel.fold import prelude_visibility
+from ..kernel.errors import InvalidRequestError, MatchNotFoundError, RingsideError
+from ..kernel.fold import MatchFold, prelude_visibility
 from ..kernel.positions import position_hides
 from ..kernel.redaction import redact
 from ..kernel.trust import Trust
@@ -71,6 +71,28 @@ class Queries(RingsideCore):
         """The state as `viewer` may see it, at the head or at event `at`."""
         fold = self.fold(match_id, at)
         return state_view(fold, viewer)
+
+    def head_version(self, match_id: UUID) -> int:
+        """How many events the match's record holds, read from the store's last event, without
+        folding the match (a reader of one position needs the head's number, not its state)."""
+        events = list(self.events.get(match_id, desc=True, limit=1))
+        if not events:
+            raise MatchNotFoundError(f"no match {match_id}")
+        version: int = events[0].originator_version
+        return version
+
+    def fold_at(self, match_id: UUID, at: int) -> MatchFold:
+        """The fold after event `at`, as `fold(match_id, at)` gives it, with the position checked
+        against the stored head version instead of a fold of the head: for a process that reads
+        one position and nothing else (`ringside show --at N`), the head's fold is as much work
+        again as the position's."""
+        if not isinstance(at, int) or isinstance(at, bool) or at < 1:
+            raise InvalidRequestError("positions are whole numbers from 1 (the created event)")
+        head = self.head_version(match_id)
+        if at > head:
+            raise InvalidRequestError(f"the match has {head} events, not {at}")
+        fold: MatchFold = self._positions.at(match_id, at).fold  # the same path as fold(match_id, at)
+        return fold
 
     def legal_moves(self, match_id: UUID, seat: int) -> list[dict[str, Any]]:
         fold = self.fold(match_id)

@@ -10,13 +10,12 @@ Renderers only ever see the viewer's view, so they cannot show hidden informatio
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
-
-from . import carcassonne, circus_train, generic
 
 Renderer = Callable[[dict[str, Any], dict[str, Any], "str | None"], list[RenderableType]]
 """(summary, the viewer's view, the viewer) -> renderables."""
@@ -27,27 +26,43 @@ ChangeDescriber = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], "li
 MoveFilter = Callable[[dict[str, Any], dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]
 """(summary, the mover's view, legal moves) -> the moves worth listing (each still a legal move)."""
 
-RENDERERS: dict[str, Renderer] = {
-    "carcassonne": carcassonne.render,
-    "circus-train": circus_train.render,
-}
-NARRATIONS: dict[str, Narration] = {
-    "carcassonne": carcassonne.narrate,
-    "circus-train": circus_train.narrate,
-}
-CHANGES: dict[str, ChangeDescriber] = {
-    "carcassonne": carcassonne.describe_changes,
-    "circus-train": circus_train.describe_changes,
-}
-DISTINCT_MOVES: dict[str, MoveFilter] = {
-    "carcassonne": carcassonne.distinct_moves,
-}
+MODULES = {"carcassonne": "carcassonne", "circus-train": "circus_train"}
+"""Each game's renderer module in this package."""
+
+
+class _ByGame(Mapping[str, Any]):
+    """One hook of each game that has it (`render`, `narrate`, ...), its module imported when the
+    hook is first asked for: a command that shows a Carcassonne match imports no other game's
+    renderer."""
+
+    def __init__(self, hook: str, games: tuple[str, ...]) -> None:
+        self.hook = hook
+        self.games = games
+
+    def __getitem__(self, game: str) -> Any:
+        if game not in self.games:
+            raise KeyError(game)
+        return getattr(importlib.import_module(f"{__name__}.{MODULES[game]}"), self.hook)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.games)
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+
+RENDERERS: Mapping[str, Renderer] = _ByGame("render", ("carcassonne", "circus-train"))
+NARRATIONS: Mapping[str, Narration] = _ByGame("narrate", ("carcassonne", "circus-train"))
+CHANGES: Mapping[str, ChangeDescriber] = _ByGame("describe_changes", ("carcassonne", "circus-train"))
+DISTINCT_MOVES: Mapping[str, MoveFilter] = _ByGame("distinct_moves", ("carcassonne",))
 
 
 def render_state(summary: dict[str, Any], view: dict[str, Any], viewer: str | None = None) -> list[RenderableType]:
     """The renderables for `view` of the match described by `summary`, as `viewer` (`seat:1`,
     `spectator`, `arbiter`) sees it: a renderer may lay out the viewer's own pieces apart (a
     hand), never show more than the view holds."""
+    from . import generic
+
     game = str(summary.get("game", ""))
     renderer = RENDERERS.get(game, generic.render)
     try:
