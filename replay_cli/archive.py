@@ -104,7 +104,7 @@ def unverifiable(check: str, message: str) -> dict[str, Any]:
 
 
 def verify_file(path: Path, allow_engine_mismatch: bool, trust: Trust | None = None,
-                receipts: Sequence[Any] = ()) -> tuple[dict[str, Any], bool]:
+                receipts: Sequence[Any] = (), thorough: bool = False) -> tuple[dict[str, Any], bool]:
     """The report for one file (gunzipped if it is gzip data), and whether verifying it failed
     internally (a bug, exit 3). A file that cannot be read, is bad gzip data or too large, or
     nests its JSON too deeply, does not verify (exit 1)."""
@@ -115,7 +115,7 @@ def verify_file(path: Path, allow_engine_mismatch: bool, trust: Trust | None = N
     except BundleFileError as error:
         return unverifiable("read", f"cannot read {path}: {error}"), False
     try:
-        return verify_text(data, allow_engine_mismatch, trust, receipts), False
+        return verify_text(data, allow_engine_mismatch, trust, receipts, thorough), False
     except RecursionError:
         return unverifiable("format", "its JSON is nested too deeply to be read"), False
     except Exception as error:
@@ -135,6 +135,8 @@ class Options:
     keep: str
     """"all": every report whole (--json); "failures": a failed record's report, its long values cut
     to what is printed; "summary": the one-line summary only (--quiet)."""
+    thorough: bool = False
+    """Check every event's head signature (--thorough), not only those nothing later vouches for."""
 
 
 @dataclass(frozen=True)
@@ -185,7 +187,8 @@ def _start_worker(options: Options) -> None:
 
 def _verify_in_worker(label: str, path: str) -> Outcome:
     assert _options is not None, "the worker was not started with its options"
-    report, internal = verify_file(Path(path), _options.allow_engine_mismatch, _options.trust, _options.receipts)
+    report, internal = verify_file(Path(path), _options.allow_engine_mismatch, _options.trust, _options.receipts,
+                                   _options.thorough)
     return outcome_of(label, report, internal, _options.keep)
 
 
@@ -202,10 +205,12 @@ class Job:
 
 def _in_process(job: Job, options: Options) -> Outcome:
     if job.path is not None:
-        report, internal = verify_file(job.path, options.allow_engine_mismatch, options.trust, options.receipts)
+        report, internal = verify_file(job.path, options.allow_engine_mismatch, options.trust, options.receipts,
+                                       options.thorough)
         return outcome_of(job.label, report, internal, options.keep)
     assert job.source is not None and job.match_id is not None
-    report = job.source.verify(job.match_id, options.allow_engine_mismatch, options.trust, options.receipts)
+    report = job.source.verify(job.match_id, options.allow_engine_mismatch, options.trust, options.receipts,
+                               options.thorough)
     return outcome_of(job.label, report, False, options.keep)
 
 

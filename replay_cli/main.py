@@ -998,11 +998,15 @@ def _read_receipts(path: Path) -> list[Any]:
 @click.option("--receipts", "receipts_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Check these receipts (JSON or JSON Lines) against the record: a receipt whose event is "
                    "missing or different proves the record changed after it was issued.")
+@click.option("--thorough", is_flag=True,
+              help="Check every event's signature. By default a signature is checked where nothing later "
+                   "vouches for it (each key's last event in a stream, and the trailer for the bytes); "
+                   "the report of any failure is the thorough one either way.")
 @json_option
 def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, jobs: int | None,
            trusted: tuple[str, ...],
            trust_files: tuple[Path, ...], trust_servers: tuple[str, ...], receipts_file: Path | None,
-           as_json: bool) -> None:
+           thorough: bool, as_json: bool) -> None:
     """The adjudication report for bundles, directories of bundles or stored matches.
 
     A bundle file may be gzipped (told by its content, whatever its name), up to 256 MiB
@@ -1065,7 +1069,7 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, j
                       warn=all(kind != "match" for kind, _ in plan))
     if total > 1:
         keep = "all" if as_json else "summary" if quiet else "failures"
-        options = archive.Options(allow_engine_mismatch, trust, tuple(receipts), keep)
+        options = archive.Options(allow_engine_mismatch, trust, tuple(receipts), keep, thorough)
         workers = jobs or archive.workers_for(total - stored)
         counts = archive.report_many(_jobs(plan), total, options, workers, as_json)
         if counts.internal:
@@ -1076,11 +1080,11 @@ def verify(targets: tuple[str, ...], allow_engine_mismatch: bool, quiet: bool, j
     kind, what = plan[0]
     if kind == "match":
         label, source, match_id = what
-        report, internal = source.verify(match_id, allow_engine_mismatch, trust, receipts), False
+        report, internal = source.verify(match_id, allow_engine_mismatch, trust, receipts, thorough), False
     else:
         file = next(archive.walk_bundles(what)) if kind == "dir" else what
         label = str(file)
-        report, internal = archive.verify_file(file, allow_engine_mismatch, trust, receipts)
+        report, internal = archive.verify_file(file, allow_engine_mismatch, trust, receipts, thorough)
     if as_json:
         print_json(report)
     elif quiet:

@@ -255,7 +255,7 @@ class RemoteSource(Source):
         return self._request("GET", f"/matches/{match_id}/bundle", self._token(match_id, "arbiter")).text
 
     def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
-               receipts: Sequence[Any] = ()) -> dict[str, Any]:
+               receipts: Sequence[Any] = (), thorough: bool = False) -> dict[str, Any]:
         """Verified here, not taken from the server: the match's bundle is downloaded and checked
         against the keys this server publishes and any the user trusts. A record this caller may not
         export yet (in play, or a sealed fork) gets the server's own report, marked as such."""
@@ -269,7 +269,7 @@ class RemoteSource(Source):
             from .trust import server_trust
 
             anchors = server_trust(self.url) if trust is None else server_trust(self.url).merge(trust)
-            return verify_bundle(response.content, trust=anchors, receipts=receipts).to_json()
+            return verify_bundle(response.content, trust=anchors, receipts=receipts, thorough=thorough).to_json()
         if receipts:
             checked: dict[str, Any] = self._json("POST", f"/matches/{match_id}/receipts", token, reading=True,
                                                  json={"receipts": list(receipts)})

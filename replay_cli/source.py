@@ -149,7 +149,7 @@ class Source(ABC):
 
     @abstractmethod
     def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
-               receipts: Sequence[Any] = ()) -> dict[str, Any]: ...
+               receipts: Sequence[Any] = (), thorough: bool = False) -> dict[str, Any]: ...
 
     # ---- writing (local store and remote server) --------------------------------------------
     def _read_only(self) -> CliError:
@@ -367,12 +367,12 @@ class LocalSource(Source):
         return self.app.export_bundle(self._id(match_id))
 
     def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
-               receipts: Sequence[Any] = ()) -> dict[str, Any]:
+               receipts: Sequence[Any] = (), thorough: bool = False) -> dict[str, Any]:
         from domain.kernel.verification import verify_bundle
 
         anchors = self.app.trust() if trust is None else self.app.trust().merge(trust)
         report = verify_bundle(self.export(match_id), allow_engine_mismatch=allow_engine_mismatch, trust=anchors,
-                               receipts=receipts)
+                               receipts=receipts, thorough=thorough)
         return report.to_json()
 
     def list_matches(self, **filters: Any) -> list[dict[str, Any]]:
@@ -584,8 +584,8 @@ class BundleSource(Source):
         return self.text
 
     def verify(self, match_id: str, allow_engine_mismatch: bool = False, trust: Trust | None = None,
-               receipts: Sequence[Any] = ()) -> dict[str, Any]:
-        return verify_text(self.text, allow_engine_mismatch, trust, receipts)
+               receipts: Sequence[Any] = (), thorough: bool = False) -> dict[str, Any]:
+        return verify_text(self.text, allow_engine_mismatch, trust, receipts, thorough)
 
 
 MAX_BUNDLE_BYTES = 256 * 1024 * 1024
@@ -672,10 +672,12 @@ def read_regular_file(path: Path, limit: int | None = None) -> bytes:
 
 
 def verify_text(text: str | bytes, allow_engine_mismatch: bool = False, trust: Trust | None = None,
-                receipts: Sequence[Any] = ()) -> dict[str, Any]:
+                receipts: Sequence[Any] = (), thorough: bool = False) -> dict[str, Any]:
+    """`thorough`: check every event's head signature (verify_bundle's thorough walk)."""
     from domain.kernel.verification import verify_bundle
 
-    return verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch, trust=trust, receipts=receipts).to_json()
+    return verify_bundle(text, allow_engine_mismatch=allow_engine_mismatch, trust=trust, receipts=receipts,
+                         thorough=thorough).to_json()
 
 
 def deterministic_seed(seed: int, index: int) -> str:
