@@ -689,27 +689,13 @@ def _apply_step(ruleset: Ruleset[Any, Any], state: Any, kind: str, seat: int | N
 def _components_for(ruleset: Ruleset[Any, Any], header: dict[str, Any]) -> Any:
     """The component set named by the created event: the shipped default, or the custom set
     registered under its hash (see components_store)."""
-    from .component_store import lookup
+    from .component_store import default_components, lookup
 
     wanted = header["components"]["hash"]
-    default, default_hash = _default_components(ruleset)
+    default, default_hash = default_components(ruleset)
     if default_hash == wanted:
         return default
     return lookup(ruleset, wanted)
-
-
-_DEFAULTS: dict[tuple[str, str], tuple[Any, str]] = {}
-
-
-def _default_components(ruleset: Ruleset[Any, Any]) -> tuple[Any, str]:
-    """A game's default set and its hash, computed once per process (hashing a large set per fold
-    would dominate time travel)."""
-    key = (ruleset.name, ruleset.engine_version)
-    found = _DEFAULTS.get(key)
-    if found is None:
-        components = ruleset.default_components()
-        found = _DEFAULTS[key] = (components, components.content_hash())
-    return found
 
 
 _HANDLERS = {
