@@ -735,7 +735,7 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
         raise _Failed(Divergence("score", "the match was ended early without the arbiter's ruling to end it",
                                  seq=entry.seq, expected="completed, or a forfeit or adjudicated result ruled just "
                                  "before", actual=reason))
-    state_hash = fold.ruleset.state_hash(fold.state)
+    state_hash = fold.game_state_hash()
     if payload.get("state_hash") != state_hash:
         raise _Failed(Divergence("score", "the recorded final state differs from the re-fold's", seq=entry.seq,
                                  expected=state_hash, actual=payload.get("state_hash")))

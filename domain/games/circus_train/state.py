@@ -2,10 +2,11 @@
 component set (adjacency, counters by id, calendar lookups).
 
 States are frozen dataclasses. Their dict fields are never mutated: every change builds a new dict
-(`evolve`, the kernel's cheaper `dataclasses.replace`, plus copies), so the kernel may share states freely. The pending work of the
-match is an *agenda*: a tuple of the kernel's steps (`domain/kernel/agenda.py`), each stored as the
-small JSON record `{"t": kind, ...}` and taken head first; a step either runs by itself or waits for
-a seat's move or a chance outcome, as its row in the table of step kinds (tasks.py) says.
+(`evolve`, the kernel's cheaper `dataclasses.replace`, plus copies), so the kernel may share states
+freely. The pending work of the match is an *agenda*: a tuple of the kernel's steps
+(`domain/kernel/agenda.py`), each stored as the small JSON record `{"t": kind, ...}` and taken head
+first; a step either runs by itself or waits for a seat's move or a chance outcome, as its row in
+the table of step kinds (tasks.py) says.
 """
 
 from __future__ import annotations
