@@ -93,8 +93,18 @@ class Step(Mapping[str, JSON]):
             raise AgendaError(f"a step's kind is a non-empty string, not {kind!r}")
         if KIND in fields:
             raise AgendaError(f"{KIND!r} is the step's kind, not a field")
-        object.__setattr__(self, "kind", str(normalize(kind)))  # NFC, as canonical JSON keeps it
+        object.__setattr__(self, "kind", _key(kind))  # NFC, as canonical JSON keeps it
         object.__setattr__(self, "_fields", {_key(key): _freeze(value) for key, value in fields.items()})
+
+    @classmethod
+    def _frozen(cls, kind: str, fields: dict[str, JSON]) -> Step:
+        """A step of a kind and fields already as a step keeps them (read from another step):
+        freezing them again would give equal values, at the cost of copying every container.
+        `but` and the row factories make most steps of a match, so this is a hot path."""
+        step = object.__new__(cls)
+        object.__setattr__(step, "kind", kind)
+        object.__setattr__(step, "_fields", fields)
+        return step
 
     @classmethod
     def of(cls, record: Mapping[str, JSON]) -> Step:
@@ -160,7 +170,10 @@ class Step(Mapping[str, JSON]):
 
     def but(self, **changes: JSON) -> Step:
         """The same step with some fields changed (or added)."""
-        return Step(self.kind, **{**self._fields, **changes})
+        if KIND in changes:
+            raise AgendaError(f"{KIND!r} is the step's kind, not a field")
+        changed = {_key(key): _freeze(value) for key, value in changes.items()}
+        return Step._frozen(self.kind, {**self._fields, **changed})
 
     def to_json(self) -> dict[str, JSON]:
         """The stored record: plain JSON, as canonical encoding and hashing take it."""
@@ -169,6 +182,9 @@ class Step(Mapping[str, JSON]):
 
 def _freeze(value: Any) -> JSON:
     """A field value as a step keeps it: containers frozen, scalars as canonical JSON has them."""
+    kind = type(value)
+    if kind is int or kind is bool or value is None or (kind is str and value.isascii()):
+        return value  # what normalize returns for them: a step's usual fields, without the walk
     if isinstance(value, Step):
         return value
     if isinstance(value, (list, tuple)):
@@ -179,6 +195,8 @@ def _freeze(value: Any) -> JSON:
 
 
 def _key(key: Any) -> str:
+    if type(key) is str and key.isascii():
+        return key  # ASCII is NFC
     if not isinstance(key, str):
         raise NotCanonicalError(f"object keys must be strings, not {key!r}")
     return str(normalize(key))

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,16 +41,31 @@ def derive_index(seed: str, match_id: str, entropy: list[str], seq: int, bound: 
     """A uniform integer in [0, bound) for the event at `seq`, and the draw counter that gave it."""
     if bound <= 0:
         raise ValueError("a chance event needs at least one possible outcome")
-    key = bytes.fromhex(seed)
+    keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
     bits = max(1, (bound - 1).bit_length())
     mask = (1 << bits) - 1
+    message = _draw_message(match_id, entropy, seq)
     draw = 0
     while True:
-        message = encode({"match": match_id, "entropy": entropy, "seq": seq, "draw": draw})
-        value = int.from_bytes(hmac.new(key, message, hashlib.sha256).digest(), "big") & mask
+        mac = keyed.copy()
+        mac.update(message(draw))
+        value = int.from_bytes(mac.digest(), "big") & mask
         if value < bound:
             return value, draw
         draw += 1
+
+
+def _draw_message(match_id: str, entropy: list[str], seq: int) -> Callable[[int], bytes]:
+    """The HMAC message of each draw: `encode({"match", "entropy", "seq", "draw"})`. Verification
+    derives every chance outcome of a record again, so the part that does not change between
+    draws is encoded once and the counter spliced in: canonical JSON sorts the keys (draw,
+    entropy, match, seq) and writes an integer as its decimal digits, so the bytes are the same
+    (tests/kernel/test_chance.py compares them with `encode`). A seq that is not a plain integer
+    takes `encode` itself."""
+    if type(seq) is not int:
+        return lambda draw: encode({"match": match_id, "entropy": entropy, "seq": seq, "draw": draw})
+    middle = b',"entropy":' + encode(entropy) + b',"match":' + encode(match_id) + b',"seq":' + str(seq).encode() + b"}"
+    return lambda draw: b'{"draw":' + str(draw).encode() + middle
 
 
 @dataclass(frozen=True)

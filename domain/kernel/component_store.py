@@ -29,6 +29,35 @@ def remember(ruleset: Ruleset[Any, Any], components: ComponentSet) -> str:
     return key
 
 
+def known(ruleset: Ruleset[Any, Any], content_hash: str) -> ComponentSet | None:
+    """The set already at hand under this hash, without asking the loaders: the game's default, or
+    one remembered in this process; None otherwise.
+
+    Why: verification reads each bundle's set and checks its canonical hash against the created
+    event's. Data with that hash is, byte for byte, the content of the set remembered under it, so
+    validating it and hashing the validated set again (1–2 ms for a real game's set, every
+    bundle) would only rebuild the same set."""
+    default, default_hash = default_components(ruleset)
+    if default_hash == content_hash:
+        return default
+    with _LOCK:
+        return _SETS.get((ruleset.name, content_hash))
+
+
+_DEFAULTS: dict[tuple[str, str], tuple[ComponentSet, str]] = {}
+
+
+def default_components(ruleset: Ruleset[Any, Any]) -> tuple[ComponentSet, str]:
+    """A game's default set and its hash, computed once per process (hashing a large set per fold
+    would dominate time travel)."""
+    key = (ruleset.name, ruleset.engine_version)
+    found = _DEFAULTS.get(key)
+    if found is None:
+        components = ruleset.default_components()
+        found = _DEFAULTS[key] = (components, components.content_hash())
+    return found
+
+
 def add_loader(loader: Callable[[str, str], Any | None]) -> None:
     """Register a function (game, hash) -> component JSON or None, consulted on a miss."""
     if loader not in _loaders:

@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from .canonical import JSON, digest
+from .canonical import JSON, _text, digest, encode
 from .components import ComponentSet
 from .errors import InvalidOptionsError, MalformedMoveError, PositionUnavailableError
 from .rule_texts import RuleBook, load_rule_book
@@ -52,8 +52,21 @@ class ChanceSpec:
         return sum(weight for _, weight in self.outcomes)
 
     def weight_of(self, outcome: JSON) -> int:
-        key = digest(outcome)
-        return sum(weight for candidate, weight in self.outcomes if digest(candidate) == key)
+        """The total weight of the outcomes whose canonical encoding is `outcome`'s (raises
+        NotCanonicalError when it has none). Equal encodings, not equal digests: the same test
+        without hashing every remaining outcome at every draw. A text or integer outcome (a tile,
+        a counter, a seat: the usual draw) is compared as canonical JSON would encode it, without
+        encoding each candidate."""
+        key = encode(outcome)
+        if isinstance(outcome, str):
+            text = _text(outcome)
+            return sum(weight for candidate, weight in self.outcomes
+                       if isinstance(candidate, str) and _text(candidate) == text)
+        if isinstance(outcome, int) and not isinstance(outcome, bool):
+            number = int(outcome)
+            return sum(weight for candidate, weight in self.outcomes
+                       if isinstance(candidate, int) and not isinstance(candidate, bool) and int(candidate) == number)
+        return sum(weight for candidate, weight in self.outcomes if encode(candidate) == key)
 
     def pick(self, index: int) -> JSON:
         """The outcome at position `index` of the weighted line 0..total-1."""

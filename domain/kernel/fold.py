@@ -10,7 +10,6 @@ created event's header in `header.py`, every payload's type in `payloads.py`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .canonical import JSON, NotCanonicalError, digest
@@ -46,6 +45,7 @@ from .steps import GameStep as GameStep  # re-exported: where it was read from b
 from .steps import StepLog, checkpoints_dropped, pack, snapshot_checkpoints, unpack
 from .undo import UNDO_POLICIES as UNDO_POLICIES  # re-exported: where it was read from before undo.py
 from .undo import UndoRequest, within_barrier
+from .values import evolve
 from .viewers import Viewer
 
 
@@ -153,8 +153,20 @@ class MatchFold:
                            {"ruling_seq": p["seq"]}) for p in self.penalties]
         return sheet.with_lines(extra)
 
+    _game_hash: tuple[Any, str] | None = None
+    """The last game state hashed and its hash (`game_state_hash`)."""
+
+    def game_state_hash(self) -> str:
+        """The rules engine's hash of the current game state, computed once per state: verification
+        asks it of the final state twice (the ended event's claim, then the report), and each is a
+        canonical encoding of the whole state."""
+        cached = self._game_hash
+        if cached is None or cached[0] is not self.state:
+            cached = self._game_hash = (self.state, self.ruleset.state_hash(self.state))
+        return cached[1]
+
     def state_hash(self) -> str:
-        return digest({"game": self.ruleset.state_hash(self.state), "status": self.status})
+        return digest({"game": self.game_state_hash(), "status": self.status})
 
     @property
     def record_key(self) -> str:
@@ -329,26 +341,43 @@ class MatchFold:
         }}
         request = self.undo.get(payload.get("request") or "")
         if request is not None:
-            self.undo[request.id] = replace(request, status="done")
+            self.undo[request.id] = evolve(request, status="done")
             self._open_undo.discard(request.id)
         self.steps.truncate(cut)
+        undone = {count: state for count, state in self._states.items()
+                  if count > cut and not isinstance(state, _PackedState)}
         self._states = {count: state for count, state in self._states.items() if count <= cut}
         self.state = self._state_at(cut, keep=True)
+        self._undone = (entry.seq, cut, self.state, undone)
         self.decision = self.ruleset.decision(self.state)
         self._touch(keep_redo=True)
         self.redo_candidate = entry.seq
 
+    _undone: tuple[int, int, Any, dict[int, Any]] | None = None
+    """The last retraction's seq, its cut (the steps left), the state it left and the states after
+    the steps it took back, by step count: what a redo of it gives again (`_on_redone`)."""
+
     def _on_redone(self, entry: Entry) -> None:
-        retraction = {**self.retractions[entry.payload["retraction"]], "redone": entry.seq}
-        self.retractions[entry.payload["retraction"]] = retraction
+        seq = entry.payload["retraction"]
+        retraction = {**self.retractions[seq], "redone": entry.seq}
+        self.retractions[seq] = retraction
+        # The steps put back are the ones taken back, after the same steps and from the very state
+        # the retraction left (nothing happened since): the rules are pure, so the states after
+        # them are the ones the retraction dropped. Those still kept are taken back as they were;
+        # the others are applied forward, never refolded.
+        undone = self._undone
+        again = undone[3] if undone is not None and undone[:2] == (seq, len(self.steps)) \
+            and undone[2] is self.state else {}
+        self._undone = None
         for data in retraction["steps"]:
             step = GameStep.from_json(data)
             self.retracted.pop(step.seq, None)
             if step.secret and self.secret_reveal.get(step.seq) is None:
                 self.secret_pending[step.seq] = step.seat if step.seat is not None else -1
             self.steps.append(step)
-            # what follows the current state, as it was: applied forward, nothing refolded
-            self.state = _apply_step(self.ruleset, self.state, step.kind, step.seat, step.data)
+            state = again.get(len(self.steps))
+            self.state = state if state is not None else _apply_step(self.ruleset, self.state, step.kind, step.seat,
+                                                                     step.data)
             self._keep(len(self.steps), self.state)
         self.decision = self.ruleset.decision(self.state)
         self._touch()
@@ -387,7 +416,7 @@ class MatchFold:
     def _touch(self, keep_redo: bool = False) -> None:
         """Something changed the game: pending undo requests no longer describe it."""
         for key in self._open_undo:
-            self.undo[key] = replace(self.undo[key], status="stale")
+            self.undo[key] = evolve(self.undo[key], status="stale")
         self._open_undo = set()
         if not keep_redo:
             self.redo_candidate = None
@@ -689,27 +718,13 @@ def _apply_step(ruleset: Ruleset[Any, Any], state: Any, kind: str, seat: int | N
 def _components_for(ruleset: Ruleset[Any, Any], header: dict[str, Any]) -> Any:
     """The component set named by the created event: the shipped default, or the custom set
     registered under its hash (see components_store)."""
-    from .component_store import lookup
+    from .component_store import default_components, lookup
 
     wanted = header["components"]["hash"]
-    default, default_hash = _default_components(ruleset)
+    default, default_hash = default_components(ruleset)
     if default_hash == wanted:
         return default
     return lookup(ruleset, wanted)
-
-
-_DEFAULTS: dict[tuple[str, str], tuple[Any, str]] = {}
-
-
-def _default_components(ruleset: Ruleset[Any, Any]) -> tuple[Any, str]:
-    """A game's default set and its hash, computed once per process (hashing a large set per fold
-    would dominate time travel)."""
-    key = (ruleset.name, ruleset.engine_version)
-    found = _DEFAULTS.get(key)
-    if found is None:
-        components = ruleset.default_components()
-        found = _DEFAULTS[key] = (components, components.content_hash())
-    return found
 
 
 _HANDLERS = {

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest, digest_parsed, encode_parsed
+from .canonical import JSON, digest, digest_parsed, encode, encode_parsed
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
@@ -492,11 +492,12 @@ def _check_created(entry: Entry, bundle: Bundle, seed: str | None, report: Repor
     if content_hash != header["components"]["hash"]:
         raise _Failed(Divergence("header", "the bundle's component set is not the one the match used", seq=1,
                                  expected=header["components"]["hash"], actual=content_hash))
-    try:
-        components = ruleset.components_model.model_validate(bundle.components)
-    except Exception as error:
-        raise _Failed(Divergence("header", f"the component set does not validate: {error}", seq=1)) from None
-    component_store.remember(ruleset, components)
+    if component_store.known(ruleset, content_hash) is None:  # a set seen before is not read again
+        try:
+            components = ruleset.components_model.model_validate(bundle.components)
+        except Exception as error:
+            raise _Failed(Divergence("header", f"the component set does not validate: {error}", seq=1)) from None
+        component_store.remember(ruleset, components)
     if seed is not None:
         try:
             seed_commitment = hashlib.sha256(bytes.fromhex(seed)).hexdigest()
@@ -656,7 +657,7 @@ def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Repor
             claimed = {"outcome": payload["outcome"], "index": payload["derivation"].get("index"),
                        "draw": payload["derivation"].get("draw")}
             wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}
-            if digest(claimed) != digest(wanted):
+            if encode(claimed) != encode(wanted):  # equal encodings, as equal digests, without hashing
                 raise _Failed(Divergence("chance", "the outcome is not the one the revealed seed derives",
                                          seq=entry.seq, expected=wanted, actual=claimed))
     if seed is not None and spec.visible_to != "all":
@@ -734,7 +735,7 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
         raise _Failed(Divergence("score", "the match was ended early without the arbiter's ruling to end it",
                                  seq=entry.seq, expected="completed, or a forfeit or adjudicated result ruled just "
                                  "before", actual=reason))
-    state_hash = fold.ruleset.state_hash(fold.state)
+    state_hash = fold.game_state_hash()
     if payload.get("state_hash") != state_hash:
         raise _Failed(Divergence("score", "the recorded final state differs from the re-fold's", seq=entry.seq,
                                  expected=state_hash, actual=payload.get("state_hash")))

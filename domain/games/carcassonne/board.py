@@ -9,13 +9,25 @@ from .catalog import DX, DY, EDGE_WORDS, OPPOSITE, TYPE_WORDS, Catalog, Pos, Rot
 
 def frontier(board: Mapping[Pos, RotatedTile]) -> list[Pos]:
     """Empty positions orthogonally next to a placed tile (CB-3.1), sorted by row then column."""
-    found: set[Pos] = set()
-    for x, y in board:
-        for side in range(4):
-            pos = (x + DX[side], y + DY[side])
-            if pos not in board:
-                found.add(pos)
+    found = {pos for x, y in board for dx, dy in _SIDES if (pos := (x + dx, y + dy)) not in board}
     return sorted(found, key=lambda p: (p[1], p[0]))
+
+
+def _frontier_lazily(board: Mapping[Pos, RotatedTile]) -> Iterator[Pos]:
+    """The frontier unordered, each position once, found as it is walked: `placeable` (asked at
+    every draw) needs no order and usually stops at one of the first positions, so neither the
+    whole set nor its sort is built for it."""
+    seen: set[Pos] = set()
+    for x, y in board:
+        for dx, dy in _SIDES:
+            pos = (x + dx, y + dy)
+            if pos not in board and pos not in seen:
+                seen.add(pos)
+                yield pos
+
+
+_SIDES = tuple(zip(DX, DY, strict=True))
+"""The offset to the neighbour across each side."""
 
 
 def fits(board: Mapping[Pos, RotatedTile], tile: RotatedTile, pos: Pos) -> bool:
@@ -54,4 +66,4 @@ def placements(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str)
 def placeable(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> bool:
     """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3)."""
     rotations = [catalog.get(tile_id, r) for r in catalog.distinct_rotations[tile_id]]
-    return any(fits(board, rotated, pos) for pos in frontier(board) for rotated in rotations)
+    return any(fits(board, rotated, pos) for pos in _frontier_lazily(board) for rotated in rotations)

@@ -8,7 +8,6 @@ next seat; when the stack is empty, final scoring (BT-8, CB-6).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, cast
 
 from domain.kernel.canonical import JSON
@@ -25,6 +24,7 @@ from domain.kernel.contract import (
     Visibility,
 )
 from domain.kernel.errors import IllegalMoveError, ImpossibleOutcomeError, InvalidSeatsError
+from domain.kernel.values import evolve
 from domain.kernel.viewers import Viewer
 
 from . import bots, codec, views
@@ -255,7 +255,7 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
             pos = (move.x, move.y)
             board = dict(state.board)
             board[pos] = state.catalog.get(state.current_tile, move.rotation)
-            return replace(state, board=board, order=(*state.order, pos), placed=pos, phase="figure")
+            return evolve(state, board=board, order=(*state.order, pos), placed=pos, phase="figure")
         assert state.placed is not None
         ledger = Ledger.of(state)
         if isinstance(move, PlaceFollower):
@@ -287,11 +287,11 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
             revealed = (*revealed, animal)
         after = ledger.freeze(state, revealed=revealed, big_top_token=None)
         if after.tokens_left() == 0:  # only with a custom set; the components forbid it (BT-4.10)
-            return self._end_turn(replace(after, big_top=None))
-        return replace(after, phase="token")
+            return self._end_turn(evolve(after, big_top=None))
+        return evolve(after, phase="token")
 
     def _end_turn(self, state: CarcassonneState) -> CarcassonneState:
-        after = replace(state, phase="draw", seat=(state.seat + 1) % state.seats, turn=state.turn + 1,
+        after = evolve(state, phase="draw", seat=(state.seat + 1) % state.seats, turn=state.turn + 1,
                         placed=None, current_tile=None)
         return self._maybe_finish(after)
 
@@ -313,9 +313,9 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
             if not stack[outcome]:
                 del stack[outcome]
             if placeable(state.board, state.catalog, outcome):
-                return replace(state, stack=stack, phase="place", current_tile=outcome)
+                return evolve(state, stack=stack, phase="place", current_tile=outcome)
             # CB-3.3: the tile fits nowhere, so it leaves the game and the same seat draws again.
-            return self._maybe_finish(replace(state, stack=stack, discarded=(*state.discarded, outcome)))
+            return self._maybe_finish(evolve(state, stack=stack, discarded=(*state.discarded, outcome)))
         if state.phase == "token":
             if not isinstance(outcome, str) or state.tokens.get(outcome, 0) <= 0:
                 raise ImpossibleOutcomeError(f"animal token {outcome!r} is not left in the stack")
@@ -323,7 +323,7 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
             tokens[outcome] -= 1
             if not tokens[outcome]:
                 del tokens[outcome]
-            return self._end_turn(replace(state, tokens=tokens, big_top=state.placed, big_top_token=outcome))
+            return self._end_turn(evolve(state, tokens=tokens, big_top=state.placed, big_top_token=outcome))
         raise ImpossibleOutcomeError("no chance event is pending")
 
     # ---- reading ------------------------------------------------------------------------

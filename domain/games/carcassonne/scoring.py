@@ -9,10 +9,11 @@ freezes it into the next state.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import ScoreLine, ScoreSheet
+from domain.kernel.values import evolve
 
 from .catalog import Pos, RotatedTile, area3
 from .features import Feature, bordering_cities, explore
@@ -57,14 +58,14 @@ class Ledger:
                    list(state.ringmaster_home), list(state.lines))
 
     def freeze(self, state: CarcassonneState, **changes: object) -> CarcassonneState:
-        return replace(
+        return evolve(
             state,
             followers=self.followers,
             pyramids=self.pyramids,
             supply=tuple(self.supply),
             ringmaster_home=tuple(self.ringmaster_home),
             lines=tuple(self.lines),
-            **changes,  # type: ignore[arg-type]
+            **changes,
         )
 
     def give_back(self, node: Node) -> None:

@@ -8,10 +8,9 @@ by the same rules (CT-13.2, CT-14.4, CT-7.4). Kept below all three, they import 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.kernel.agenda import Step
 from domain.kernel.contract import ChanceSpec
+from domain.kernel.values import evolve
 
 from .state import State, add_sorted, multiset_outcomes, remove_one
 
@@ -34,7 +33,7 @@ def clear_city(state: State, city: str) -> State:
     if city in characters:
         reserve = add_sorted(reserve, characters[city])
         characters = {k: v for k, v in characters.items() if k != city}
-    state = replace(state, news=news, pool=pool, talents=talents, characters=characters, reserve=reserve)
+    state = evolve(state, news=news, pool=pool, talents=talents, characters=characters, reserve=reserve)
     for seat, player in enumerate(state.players):
         if player.show == city:
             state = state.update_player(seat, show=None, show_fresh=False)
@@ -46,7 +45,7 @@ def add_city_talents(state: State, city: str, items: list[str] | tuple[str, ...]
         return state
     talents = dict(state.talents)
     talents[city] = add_sorted(talents.get(city, ()), *items)
-    return replace(state, talents=talents)
+    return evolve(state, talents=talents)
 
 
 def remove_city_talent(state: State, city: str, talent: str) -> State:
@@ -56,13 +55,13 @@ def remove_city_talent(state: State, city: str, talent: str) -> State:
         talents[city] = remaining
     else:
         del talents[city]
-    return replace(state, talents=talents)
+    return evolve(state, talents=talents)
 
 
 def take_from_pool(state: State, talent: str) -> State:
     pool = dict(state.pool)
     pool[talent] -= 1
-    return replace(state, pool=pool)
+    return evolve(state, pool=pool)
 
 
 def return_to_pool(state: State, items: list[str] | tuple[str, ...]) -> State:
@@ -74,7 +73,7 @@ def return_to_pool(state: State, items: list[str] | tuple[str, ...]) -> State:
             pool[item] += 1
         else:
             reserve = add_sorted(reserve, item)
-    return replace(state, pool=pool, reserve=reserve)
+    return evolve(state, pool=pool, reserve=reserve)
 
 
 def gain_talent(state: State, seat: int, item: str) -> State:
@@ -103,9 +102,9 @@ def destination_spec(state: State, step: Step) -> ChanceSpec:
 def draw_destination(state: State, card: str) -> tuple[State, str]:
     """Turn up a destination card (already the chance outcome) onto the discard pile (CT-13.1)."""
     deck = remove_one(state.deck, card)
-    state = replace(state, deck=deck, dest_discard=add_sorted(state.dest_discard, card))
+    state = evolve(state, deck=deck, dest_discard=add_sorted(state.dest_discard, card))
     if not deck:
-        state = replace(state, deck=state.dest_discard, dest_discard=())  # CT-14.4
+        state = evolve(state, deck=state.dest_discard, dest_discard=())  # CT-14.4
     return state, state.catalog.destination_city[card]
 
 

@@ -11,11 +11,11 @@ a resolution (given the state without the step, and the outcome).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from domain.kernel.agenda import Step
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import ChanceSpec
+from domain.kernel.values import evolve
 
 from . import events as ev
 from .board import (
@@ -47,7 +47,7 @@ def place_counter(state: State, counter_id: str, city: str, clear: bool = True) 
             state = clear_city(state, city)
         characters = dict(state.characters)
         characters[city] = counter.character
-        state = replace(state, characters=characters)
+        state = evolve(state, characters=characters)
         return state.push(Step("sc_second", city=city))
     if isinstance(counter, BankruptCounter):
         available = Counter({t: n for t, n in state.pool.items() if n > 0})
@@ -67,7 +67,7 @@ def place_counter(state: State, counter_id: str, city: str, clear: bool = True) 
         state = clear_city(state, city)
     news = dict(state.news)
     news[city] = counter_id
-    return replace(state, news=news)
+    return evolve(state, news=news)
 
 
 # ---- automatic steps --------------------------------------------------------------------------
@@ -121,7 +121,7 @@ def advance_week(state: State, step: Step) -> State:
     catalog = state.catalog
     week = state.week
     last_of_month = catalog.is_last_week_of_month(week)
-    state = replace(state, week=week + 1)
+    state = evolve(state, week=week + 1)
     if last_of_month:
         return state.push(Step("month_end", month=catalog.month_index(week)), Step("round"))
     return state.push(Step("round"))
@@ -133,8 +133,8 @@ def month_end(state: State, step: Step) -> State:
     index = step["month"]
     state = month_end_scoring(state, index)
     if index == len(catalog.months) - 1:
-        return replace(end_of_game(state), over=True, agenda=())
-    state = replace(state, first=(state.first + 1) % state.seats)
+        return evolve(end_of_game(state), over=True, agenda=())
+    state = evolve(state, first=(state.first + 1) % state.seats)
     steps: list[Step] = []
     month = catalog.months[index]
     if month.long_month and state.seats > 1 and not state.options.simpler:
@@ -158,7 +158,7 @@ def season_change(state: State, step: Step) -> State:
     """CT-15.3 (A-14): swap the bag for the new season's counters and draw to the new quota."""
     catalog = state.catalog
     bag = catalog.season_counters(state.month.season, state.options.special_characters)
-    state = replace(state, bag=bag)
+    state = evolve(state, bag=bag)
     return state.push(Step("fill", quota=quota(state)))
 
 
@@ -174,7 +174,7 @@ def arrive(state: State, step: Step) -> State:
         if counter is not None and state.catalog.is_points(counter):
             points = state.catalog.counters[counter]
             assert isinstance(points, PointsCounter)
-            state = replace(state, news={k: v for k, v in state.news.items() if k != city})
+            state = evolve(state, news={k: v for k, v in state.news.items() if k != city})
             state = gain_vp(
                 state,
                 seat,
@@ -198,7 +198,7 @@ def end_turn(state: State, step: Step) -> State:
     lone = [city for city in state.characters if city not in state.news and city not in state.talents]
     if lone:
         reserve = add_sorted(state.reserve, *[state.characters[c] for c in lone])
-        state = replace(state, reserve=reserve, characters={k: v for k, v in state.characters.items() if k not in lone})
+        state = evolve(state, reserve=reserve, characters={k: v for k, v in state.characters.items() if k not in lone})
     player = state.players[seat]
     if player.show is not None:
         if player.show_fresh:
@@ -246,7 +246,7 @@ def first_player_spec(state: State, step: Step) -> ChanceSpec:
 
 
 def resolve_first_player(state: State, step: Step, outcome: JSON) -> State:
-    return replace(state, first=int(outcome))
+    return evolve(state, first=int(outcome))
 
 
 def initial_request_spec(state: State, step: Step) -> ChanceSpec:
@@ -270,12 +270,12 @@ def resolve_init_card(state: State, step: Step, outcome: JSON) -> State:
 
 
 def resolve_init_counter(state: State, step: Step, outcome: JSON) -> State:
-    state = replace(state, bag=remove_one(state.bag, str(outcome)))
+    state = evolve(state, bag=remove_one(state.bag, str(outcome)))
     return place_counter(state, str(outcome), step["city"])
 
 
 def resolve_news_draw(state: State, step: Step, outcome: JSON) -> State:
-    state = replace(state, bag=remove_one(state.bag, str(outcome)))
+    state = evolve(state, bag=remove_one(state.bag, str(outcome)))
     return state.push(Step("news_card", counter=str(outcome)))
 
 
@@ -290,13 +290,13 @@ def resolve_news_card(state: State, step: Step, outcome: JSON) -> State:
 
 
 def resolve_news_redraw(state: State, step: Step, outcome: JSON) -> State:
-    state = replace(state, bag=remove_one(state.bag, str(outcome)))
+    state = evolve(state, bag=remove_one(state.bag, str(outcome)))
     return place_counter(state, str(outcome), step["city"], clear=step["clear"])
 
 
 def resolve_sc_second(state: State, step: Step, outcome: JSON) -> State:
     counter = str(outcome)
     if not state.catalog.is_character_counter(counter):  # CT-21.4: a second SC goes back
-        state = replace(state, bag=remove_one(state.bag, counter))
+        state = evolve(state, bag=remove_one(state.bag, counter))
         state = place_counter(state, counter, step["city"], clear=False)
     return state

@@ -11,13 +11,13 @@ take never gets here: the table's refusals (refusals.py) answer it.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from itertools import product
 from typing import Literal
 
 from domain.kernel.agenda import Step
 from domain.kernel.canonical import JSON
 from domain.kernel.errors import IllegalMoveError
+from domain.kernel.values import evolve
 
 from . import events as ev
 from . import moves as mv
@@ -68,7 +68,7 @@ def _spend_sam(state: State, seat: int) -> State:
     sam = owns_power(state, seat, "free_hire")
     assert sam is not None
     state = lose_talent(state, seat, sam)
-    return replace(state, reserve=add_sorted(state.reserve, sam))
+    return evolve(state, reserve=add_sorted(state.reserve, sam))
 
 
 # ---- pick: a starting talent counter (CT-5.14) ----------------------------------------------------
@@ -279,7 +279,7 @@ def _apply_play(state: State, seat: int, move: mv.PlayCard) -> State:
         eddie = owns_power(state, seat, "free_replay")
         assert eddie is not None
         state = lose_talent(state, seat, eddie)
-        state = replace(state, reserve=add_sorted(state.reserve, eddie))
+        state = evolve(state, reserve=add_sorted(state.reserve, eddie))
     else:
         if state.solitaire:
             state = state.update_player(seat, money=player.money - constants.solitaire_replay_cost)
@@ -429,7 +429,7 @@ def _perform(state: State, seat: int, move: mv.Perform) -> State:
     if request.two_week and not (player.show == city and not player.show_fresh):
         return state.update_player(seat, show=city, show_fresh=True)  # CT-9.14
     level = performance_level(state, seat, request, move.famous, city)
-    state = replace(state, news={k: v for k, v in state.news.items() if k != city})
+    state = evolve(state, news={k: v for k, v in state.news.items() if k != city})
     raised = level > player.best
     state = state.update_player(
         seat,
@@ -582,7 +582,7 @@ def apply_special(state: State, seat: int, step: Step, move: object) -> State:
     if isinstance(move, mv.BuyFromPool):
         state = state.update_player(seat, money=state.players[seat].money - special_price(state))
         if move.talent in state.catalog.characters:
-            state = replace(state, reserve=remove_one(state.reserve, move.talent))
+            state = evolve(state, reserve=remove_one(state.reserve, move.talent))
         else:
             state = take_from_pool(state, move.talent)
         return gain_talent(state, seat, move.talent)
@@ -750,7 +750,7 @@ def resolve_roll(state: State, step: Step, outcome: JSON) -> State:
         assert city is not None
         if roll <= claim_range(state, seat):
             character = state.characters[city]
-            state = replace(state, characters={k: v for k, v in state.characters.items() if k != city})
+            state = evolve(state, characters={k: v for k, v in state.characters.items() if k != city})
             return gain_talent(state, seat, character)
         return state
     if purpose == "steal":

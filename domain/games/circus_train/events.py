@@ -10,13 +10,13 @@ turn order.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.kernel.agenda import Step
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import ChanceSpec
 from domain.kernel.errors import IllegalMoveError
+from domain.kernel.values import evolve
 
 from .board import (
     add_city_talents,
@@ -77,7 +77,7 @@ def expire(state: State) -> State:
     """The card in force is discarded at the month end (CT-21.18)."""
     if state.event is None and not state.marks:
         return state
-    return replace(state, event=None, marks={})
+    return evolve(state, event=None, marks={})
 
 
 # ---- reveal -----------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def resolve_event_destination(state: State, step: Step, outcome: JSON) -> State:
 def reveal(state: State, event_id: str) -> State:
     left = list(state.events_left)
     left.remove(event_id)
-    state = replace(state, events_left=tuple(left), events_drawn=state.events_drawn + 1, event=event_id, marks={})
+    state = evolve(state, events_left=tuple(left), events_drawn=state.events_drawn + 1, event=event_id, marks={})
     effect = state.catalog.events[event_id].effect
     kind = effect.type
     vps = [p.vp for p in state.players]
@@ -129,7 +129,7 @@ def reveal(state: State, event_id: str) -> State:
             ),
             key=lambda item: (-item[0], item[1]),
         )
-        return replace(state, marks={"penalised": [city for _, city in requests[: effect.count]]})
+        return evolve(state, marks={"penalised": [city for _, city in requests[: effect.count]]})
     if kind == "money_loss":
         for seat in _extreme(vps, effect.target == "most_vp"):
             state = state.update_player(seat, money=max(0, state.players[seat].money - effect.amount))
@@ -193,7 +193,7 @@ def destination_drawn(state: State, step: Step, city: str) -> State:
     if purpose == "block_link":
         return state.push(Step("block_link", seat=state.first, left=step["count"], city=city))
     if purpose == "block_city":
-        return replace(state, marks={**state.marks, "blocked_city": city})
+        return evolve(state, marks={**state.marks, "blocked_city": city})
     effect = _effect(state)
     placed = []
     for talent in effect.talents if effect is not None else ():
@@ -253,7 +253,7 @@ def validate_block_link(state: State, seat: int, step: Step, move: object) -> No
 def apply_block_link(state: State, seat: int, step: Step, move: object) -> State:
     assert isinstance(move, BlockLink)
     links = [*state.marks.get("blocked_links", []), sorted([move.a, move.b])]
-    state = replace(state, marks={**state.marks, "blocked_links": links})
+    state = evolve(state, marks={**state.marks, "blocked_links": links})
     return _once_more(state, step)
 
 

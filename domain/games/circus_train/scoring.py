@@ -8,9 +8,8 @@ the VP markers.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.kernel.contract import Result, ScoreLine, ScoreSheet
+from domain.kernel.values import evolve
 
 from .components import RequestCounter
 from .state import PlayerState, State
@@ -28,7 +27,7 @@ def gain_vp(state: State, seat: int, delta: int, category: str, rule: str, detai
     vp = max(0, player.vp + delta)
     line = ScoreLine(seat, vp - player.vp, category, rule, detail)
     state = state.update_player(seat, vp=vp)
-    return replace(state, lines=(*state.lines, line))
+    return evolve(state, lines=(*state.lines, line))
 
 
 # ---- performing -------------------------------------------------------------------------------

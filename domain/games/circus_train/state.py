@@ -2,22 +2,24 @@
 component set (adjacency, counters by id, calendar lookups).
 
 States are frozen dataclasses. Their dict fields are never mutated: every change builds a new dict
-(`dataclasses.replace` plus copies), so the kernel may share states freely. The pending work of the
-match is an *agenda*: a tuple of the kernel's steps (`domain/kernel/agenda.py`), each stored as the
-small JSON record `{"t": kind, ...}` and taken head first; a step either runs by itself or waits for
-a seat's move or a chance outcome, as its row in the table of step kinds (tasks.py) says.
+(`evolve`, the kernel's cheaper `dataclasses.replace`, plus copies), so the kernel may share states
+freely. The pending work of the match is an *agenda*: a tuple of the kernel's steps
+(`domain/kernel/agenda.py`), each stored as the small JSON record `{"t": kind, ...}` and taken head
+first; a step either runs by itself or waits for a seat's move or a chance outcome, as its row in
+the table of step kinds (tasks.py) says.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.agenda import Step, decode_agenda, encode_agenda
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import MatchConfig, ScoreLine
+from domain.kernel.values import evolve
 
 from .components import (
     ActionCard,
@@ -154,9 +156,12 @@ class CircusTrainState:
 
     def __post_init__(self) -> None:
         """An agenda given as step records (a test's crafted position) is read into steps once, here,
-        so that everything after works on steps."""
-        if not all(type(step) is Step for step in self.agenda):
-            object.__setattr__(self, "agenda", decode_agenda(self.agenda))
+        so that everything after works on steps. It runs for every new state (`evolve` too), so it
+        is a plain loop that stops at the first record."""
+        for step in self.agenda:
+            if type(step) is not Step:
+                object.__setattr__(self, "agenda", decode_agenda(self.agenda))
+                break
 
     # ---- convenience -------------------------------------------------------------------
     @property
@@ -184,24 +189,24 @@ class CircusTrainState:
     def with_player(self, seat: int, player: PlayerState) -> State:
         players = list(self.players)
         players[seat] = player
-        return replace(self, players=tuple(players))
+        return evolve(self, players=tuple(players))
 
     def update_player(self, seat: int, **changes: Any) -> State:
-        return self.with_player(seat, replace(self.players[seat], **changes))
+        return self.with_player(seat, evolve(self.players[seat], **changes))
 
     def head(self) -> Step | None:
         return self.agenda[0] if self.agenda else None
 
     def push(self, *steps: Step) -> State:
         """`steps` onto the head of the agenda, the first to be taken next."""
-        return replace(self, agenda=(*steps, *self.agenda))
+        return evolve(self, agenda=(*steps, *self.agenda))
 
     def with_agenda(self, agenda: tuple[Step, ...]) -> State:
-        return replace(self, agenda=agenda)
+        return evolve(self, agenda=agenda)
 
     def ended(self) -> State:
         """The agenda ran out: the match is over (CT-6.2)."""
-        return replace(self, over=True)
+        return evolve(self, over=True)
 
     def talent_cities(self) -> tuple[str, ...]:
         """The cities holding talent counters, sorted. A Special Character on the board is treated as
