@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import sys
 import threading
 from typing import Any, Protocol
 
 from eventsourcing.application import Application
+from eventsourcing.utils import TopicError
 
 from ..kernel import record
 from ..kernel.record import Entry
@@ -25,26 +27,22 @@ from .side_tables import SideTables
 log = logging.getLogger("ringside.index")
 
 
-def _content_errors() -> tuple[type[Exception], ...]:
+def content_errors() -> tuple[type[Exception], ...]:
     """What a record's content can make projecting it raise: a field of the wrong shape, or a
     value the database refuses. Not the store's own failures (OperationalError: down, locked,
-    full), which must never make the read model skip an event."""
-    errors: list[type[Exception]] = [KeyError, IndexError, TypeError, ValueError, AttributeError,
-                                     sqlite3.InterfaceError, sqlite3.DataError, sqlite3.IntegrityError,
-                                     sqlite3.ProgrammingError]
-    try:
-        import psycopg
-
-        errors += [psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError]
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        pass
-    from eventsourcing.utils import TopicError
-
-    errors.append(TopicError)
-    return tuple(errors)
+    full), which must never make the read model skip an event. psycopg's are among them only once
+    a PostgreSQL store has loaded it: a process on SQLite never imports psycopg (a third of a short
+    command's start-up), and cannot meet its errors."""
+    errors: tuple[type[Exception], ...] = _BASE_ERRORS
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None:
+        errors += (psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError)
+    return errors
 
 
-CONTENT_ERRORS = _content_errors()
+_BASE_ERRORS: tuple[type[Exception], ...] = (
+    KeyError, IndexError, TypeError, ValueError, AttributeError, sqlite3.InterfaceError, sqlite3.DataError,
+    sqlite3.IntegrityError, sqlite3.ProgrammingError, TopicError)
 
 
 def _text(value: Any, default: str = "") -> str:
@@ -110,7 +108,7 @@ class MatchIndex:
             while True:
                 try:
                     read = self._pull_batch(careful=False)
-                except CONTENT_ERRORS:
+                except content_errors():
                     read = self._pull_batch(careful=True)
                 if not read:
                     return total
@@ -137,7 +135,7 @@ class MatchIndex:
                 tx.execute("SAVEPOINT ringside_index_entry")
                 try:
                     self._project(tx, self._entry(notification))
-                except CONTENT_ERRORS as error:
+                except content_errors() as error:
                     tx.execute("ROLLBACK TO SAVEPOINT ringside_index_entry")
                     log.warning("the match index skips notification %s (%s): it cannot be projected (%s: %s)",
                                 notification.id, notification.topic, type(error).__name__, error)

@@ -136,7 +136,7 @@ class StoreSettings:
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
             "POSTGRES_POOL_SIZE": "5",
             "POSTGRES_MAX_OVERFLOW": "10",
-            "APPLICATION_RECORDER_TOPIC": "domain.store.recorders:PostgresRecorder",
+            "APPLICATION_RECORDER_TOPIC": "domain.store.postgres_recorder:PostgresRecorder",
         }
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"][0]
