@@ -85,6 +85,15 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
         return {"ok": True, "store": "postgresql" if application.settings.is_postgres else "sqlite",
                 "key_id": application.key.key_id}
 
+    @app.get("/stats", tags=["meta"], summary="This worker process's group commit: the transactions its writer "
+                                              "committed and the commands (moves, outcomes) in them")
+    async def stats() -> dict[str, Any]:
+        """Per worker, since it started: with several workers, each answers for itself (`worker` is
+        its process ID). How many commands share a transaction is what the write benchmark
+        compares with a raw save of as many aggregates at once."""
+        commits = application.commit_stats()
+        return {"worker": os.getpid(), "group_commit": {"batches": commits.batches, "commands": commits.commands}}
+
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema

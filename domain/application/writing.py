@@ -33,6 +33,7 @@ from ..kernel.integrity import Receipt
 from ..kernel.match import Match
 from ..kernel.record import Entry
 from ..kernel.viewers import Actor
+from ..store.group_commit import CommitStats
 from ..store.recorders import Answer, AnswerRecorder
 from .core import RingsideCore
 
@@ -145,6 +146,10 @@ class Writing(RingsideCore):
             self._matches.keep(match)
             return replace(accepted, answer=answers[0] if answers else None)
         raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
+
+    def commit_stats(self) -> CommitStats:
+        """What this process's group-commit writer has saved: batches and the commands in them."""
+        return self._commits.stats
 
     # ==== request keys ======================================================================
     def answer(self, scope: str) -> Answer | None:
