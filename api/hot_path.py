@@ -43,7 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .auth import Principal, principal_for
 from .context import ApiContext, caller, context
-from .idempotency import KEY_HEADER, MAX_KEY_LENGTH
+from .idempotency import KEY_HEADER, MAX_KEY_LENGTH, sent_body
 from .problems import fault_problem, refusal_problem, too_large
 from .routers.play import (
     MATCH_PATH,
@@ -56,7 +56,7 @@ from .routers.play import (
 )
 from .schemas import MoveIn, OutcomeIn
 
-Answer = Callable[[ApiContext, Request, UUID, Any, Principal, "str | None"], Awaitable[Response]]
+Answer = Callable[[ApiContext, Request, UUID, Any, Principal, "str | None", bytes], Awaitable[Response]]
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ ROUTES: dict[str, HotRoute] = {
 SUPPLIED: dict[Callable[..., Any], str] = {
     context: "the worker's context: `HotWrites.ctx`",
     caller: "the principal: `principal_for`, which `caller` calls",
+    sent_body: "the body's bytes, as read here (`_read_body`)",
 }
 """The routes' dependencies, each with what this layer gives the answer in its place. Their other
 parameters are the match ID in the path, the body (`HotRoute.model`) and the key header."""
@@ -156,7 +157,7 @@ class HotWrites:
         request = Request({**scope, "path_params": {"match_id": match_id}})
         try:
             principal = principal_for(self.ctx.store, request, match_id)
-            response = await route.answer(self.ctx, request, match_id, parsed, principal, headers.get("key"))
+            response = await route.answer(self.ctx, request, match_id, parsed, principal, headers.get("key"), body)
         except Exception as error:
             response = refusal_problem(error, scope["path"]) or fault_problem("POST", scope["path"], error)
         await response(scope, receive, send)
