@@ -144,7 +144,11 @@ class Writing(RingsideCore):
                 fresh = True
                 continue
             self._matches.keep(match)
-            return replace(accepted, answer=answers[0] if answers else None)
+            if not answers:
+                return accepted
+            # built whole: `dataclasses.replace` re-inspects the fields on every call, and this is
+            # the first thing each move does after its commit
+            return Accepted(accepted.receipt, accepted.version, accepted.entries, accepted.fold, answers[0])
         raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
 
     def commit_stats(self) -> CommitStats:
