@@ -23,7 +23,9 @@ Each ratio is like for like, measured in the same run:
   share no transaction either;
 - several clients against the raw batched save: `Application.save(*aggregates)` of as many
   aggregates per transaction as the server's group commit actually put in one, on average, during
-  that run (its `/stats`, summed over the workers), measured right after it.
+  that run (its `/stats`, summed over the workers), measured right after it; on PostgreSQL by as
+  many writers at once as the server has workers (theirs commit concurrently, and PostgreSQL
+  flushes concurrent commits together), on SQLite by one (the workers queue for one lock).
 The raw saves are the bare library (its own recorder) on the server's own environment
 (`StoreSettings.eventsourcing_env()`): the same SQLite journal mode and synchronous level (the
 library's WAL with SQLite's default FULL, a flush per commit), or the same PostgreSQL server,
@@ -40,6 +42,7 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -139,27 +142,54 @@ def batch_sizes(mean: float, transactions: int) -> list[int]:
     return [round((index + 1) * mean) - round(index * mean) for index in range(transactions)]
 
 
-def raw_saves(env: dict[str, str], mean_batch: float, aggregates: int) -> float:
+def raw_saves(env: dict[str, str], mean_batch: float, aggregates: int, writers: int = 1) -> float:
     """Aggregates saved per second, one new event each, `mean_batch` of them per transaction on
-    average (1: the single-event save)."""
+    average (1: the single-event save), by `writers` threads at once, each with its own
+    aggregates (the server's workers each commit their own batches, concurrently)."""
     mean_batch = max(1.0, mean_batch)
-    sizes = batch_sizes(mean_batch, max(1, round(aggregates / mean_batch)))
+    sizes = batch_sizes(mean_batch, max(writers, round(aggregates / mean_batch)))
     app = Application[uuid.UUID](env=env)
-    counters = [Counter() for _ in range(max(sizes))]
-    app.save(*counters)
+    shares = [sizes[index::writers] for index in range(writers)]
+    counters = [[Counter() for _ in range(max(share))] for share in shares]
+    for own in counters:
+        app.save(*own)
+    start = threading.Barrier(writers + 1)
+    failures: list[BaseException] = []
+
+    def write(share: list[int], own: list[Counter]) -> None:
+        start.wait()
+        try:
+            for size in share:
+                for counter in own[:size]:
+                    counter.tick()
+                app.save(*own[:size])
+        except BaseException as error:  # reported below: a raw rate with lost saves would be wrong
+            failures.append(error)
+
+    threads = [threading.Thread(target=write, args=(share, own)) for share, own in zip(shares, counters, strict=True)]
+    for thread in threads:
+        thread.start()
+    start.wait()
     started = time.perf_counter()
-    for size in sizes:
-        for counter in counters[:size]:
-            counter.tick()
-        app.save(*counters[:size])
+    for thread in threads:
+        thread.join()
     elapsed = time.perf_counter() - started
     app.close()
+    if failures:
+        raise failures[0]
     return sum(sizes) / elapsed
 
 
-def raw_rate(mean_batch: float = 1.0) -> float:
+def raw_writers(clients: int) -> int:
+    """As many concurrent raw writers as the server has workers committing at once: on
+    PostgreSQL each worker's writer commits while the others do; on SQLite the server's workers
+    take turns at one lock, so one writer."""
+    return min(WORKERS, clients) if _is_postgres() else 1
+
+
+def raw_rate(mean_batch: float = 1.0, writers: int = 1) -> float:
     with raw_env() as env:
-        return raw_saves(env, mean_batch, RAW_SAVES)
+        return raw_saves(env, mean_batch, RAW_SAVES, writers)
 
 
 def test_raw_eventsourcing_single_event_save(benchmark: Any) -> None:
@@ -244,13 +274,15 @@ async def _worker_stats(url: str) -> dict[int, tuple[int, int]]:
     """Each worker's group-commit counts (batches, commands), by process ID: new connections
     until every worker has answered one (the kernel hands a connection to whichever accepts)."""
     found: dict[int, tuple[int, int]] = {}
-    for _ in range(500):
+    deadline = time.monotonic() + 120  # a worker still starting answers nothing yet
+    while time.monotonic() < deadline:
         async with Connection(url) as connection:
             status, data = await connection.request("GET", "/stats")
         assert status == 200, data
         found[data["worker"]] = (data["group_commit"]["batches"], data["group_commit"]["commands"])
         if len(found) == WORKERS:
             return found
+        await asyncio.sleep(0.01)
     raise AssertionError(f"only {len(found)} of {WORKERS} workers answered /stats")
 
 
@@ -305,7 +337,7 @@ def test_submit_move_over_http(benchmark: Any, server: Server, clients: int) -> 
     stats = commit_stats(server.url)
     result = benchmark.pedantic(http_moves, args=(server.url, clients), rounds=1, iterations=1)
     batch = mean_batch(stats, commit_stats(server.url))
-    after = raw_rate(1.0 if clients == 1 else batch)
+    after = raw_rate(1.0, 1) if clients == 1 else raw_rate(batch, raw_writers(clients))
     raw = (before + after) / 2 if before is not None else after
     target = SINGLE_TARGET if clients == 1 else BATCHED_TARGET
     ratio = result["moves_per_second"] / raw
@@ -314,7 +346,8 @@ def test_submit_move_over_http(benchmark: Any, server: Server, clients: int) -> 
                                  "ratio_to_raw_save": round(ratio, 3), "target": target})
     store = "PostgreSQL" if STORE else "SQLite"
     anchor = "raw single-event save around it" if clients == 1 else \
-        f"raw batched save after it ({batch:.2f} aggregates per transaction, as the server batched)"
+        f"raw batched save after it ({batch:.2f} aggregates per transaction, as the server batched; " \
+        f"{raw_writers(clients)} writer(s) at once)"
     print(f"\nsubmit move over HTTP ({store}), {clients} client(s), {WORKERS} server worker(s): "
           f"{result['moves_per_second']:.0f} moves/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms "
           f"({result['moves']:.0f} moves; mean batch {batch:.2f})")
@@ -322,6 +355,7 @@ def test_submit_move_over_http(benchmark: Any, server: Server, clients: int) -> 
     print("RESULT " + json.dumps({"store": store, "workers": WORKERS, "clients": clients, "ratio": round(ratio, 4),
                                   "moves_per_second": round(result["moves_per_second"], 1),
                                   "raw_per_second": round(raw, 1), "mean_batch": round(batch, 3),
+                                  "raw_writers": 1 if clients == 1 else raw_writers(clients),
                                   "p50_ms": round(result["p50_ms"], 3), "p99_ms": round(result["p99_ms"], 3)}))
     floor = RESULTS.get("floor_per_second")
     if floor:
