@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -84,6 +85,15 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     async def health() -> dict[str, Any]:
         return {"ok": True, "store": "postgresql" if application.settings.is_postgres else "sqlite",
                 "key_id": application.key.key_id}
+
+    @app.get("/stats", tags=["meta"], summary="This worker process's group commit: the transactions its writer "
+                                              "committed and the commands (moves, outcomes) in them")
+    async def stats() -> dict[str, Any]:
+        """Per worker, since it started: with several workers, each answers for itself (`worker` is
+        its process ID). How many commands share a transaction is what the write benchmark
+        compares with a raw save of as many aggregates at once."""
+        commits = application.commit_stats()
+        return {"worker": os.getpid(), "group_commit": {"batches": commits.batches, "commands": commits.commands}}
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
@@ -205,7 +215,16 @@ def _problem_everywhere(schema: dict[str, Any]) -> None:
 
 
 def app_from_env() -> FastAPI:
-    """Factory for uvicorn workers: the store comes from RINGSIDE_DATA_DIR / RINGSIDE_DATABASE_URL."""
-    return create_app(data_dir=os.environ.get("RINGSIDE_DATA_DIR") or None,
-                      store=os.environ.get("RINGSIDE_DATABASE_URL") or None,
-                      settings=ApiSettings.from_env())
+    """Factory for uvicorn workers: the store comes from RINGSIDE_DATA_DIR / RINGSIDE_DATABASE_URL.
+
+    Everything built so far (modules, schemas, the application) lives as long as the worker, so
+    it is moved out of the garbage collector's sight (`gc.freeze`): otherwise every full
+    collection walks it again, a pause of about 30 ms under load, measured here, that every move
+    in flight waits out. Only the served worker does this: a process that builds many apps (the
+    tests) would keep their garbage forever."""
+    app = create_app(data_dir=os.environ.get("RINGSIDE_DATA_DIR") or None,
+                     store=os.environ.get("RINGSIDE_DATABASE_URL") or None,
+                     settings=ApiSettings.from_env())
+    gc.collect()
+    gc.freeze()
+    return app

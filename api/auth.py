@@ -118,7 +118,11 @@ def forbidden(detail: str) -> ApiProblem:
 
 
 def bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization")
+    return bearer_token(request.headers.get("authorization"))
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an Authorization header's value (None without the header), or a 401."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -128,7 +132,12 @@ def bearer(request: Request) -> str | None:
 
 
 def principal_for(store: ApiStore, request: Request, match_id: UUID) -> Principal:
-    token = bearer(request)
+    return principal_of(store, request.headers.get("authorization"), match_id)
+
+
+def principal_of(store: ApiStore, authorization: str | None, match_id: UUID) -> Principal:
+    """The principal for an Authorization header's value (its first one, as Starlette reads it)."""
+    token = bearer_token(authorization)
     if token is None:
         return Principal("spectator")
     if len(token) > 200:

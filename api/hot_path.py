@@ -15,7 +15,10 @@ included:
 - another method or path shape, or a root path;
 - a declared body length over the limit (`BodyLimit` answers);
 - a content type other than `application/json`;
-- a body that does not parse or validate (FastAPI gives the field-by-field 422);
+- a body that does not parse or validate (FastAPI gives the field-by-field 422). This layer parses
+  with pydantic's JSON parser, FastAPI with `json.loads`: where they differ (a lone surrogate,
+  NaN, a number beyond a float, a text that is not UTF-8), pydantic's refuses and the request is
+  handed on, so FastAPI's reading is the one that counts;
 - an `Idempotency-Key` header that is repeated or too long for the route's declared header.
 
 The FastAPI routes stay the documented ones in `/docs`, and they answer what is handed on.
@@ -29,7 +32,6 @@ layer would pass over fails that test until it is reproduced here and declared.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -41,9 +43,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .auth import Principal, principal_for
+from .auth import Principal, principal_of
 from .context import ApiContext, caller, context
-from .idempotency import KEY_HEADER, MAX_KEY_LENGTH
+from .idempotency import KEY_HEADER, MAX_KEY_LENGTH, sent_body
 from .problems import fault_problem, refusal_problem, too_large
 from .routers.play import (
     MATCH_PATH,
@@ -56,7 +58,7 @@ from .routers.play import (
 )
 from .schemas import MoveIn, OutcomeIn
 
-Answer = Callable[[ApiContext, Request, UUID, Any, Principal, "str | None"], Awaitable[Response]]
+Answer = Callable[[ApiContext, Request, UUID, Any, Principal, "str | None", bytes], Awaitable[Response]]
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,9 @@ ROUTES: dict[str, HotRoute] = {
 
 SUPPLIED: dict[Callable[..., Any], str] = {
     context: "the worker's context: `HotWrites.ctx`",
-    caller: "the principal: `principal_for`, which `caller` calls",
+    caller: "the principal: `principal_of` (what `caller`'s `principal_for` calls) on the Authorization "
+            "header read by `_headers`",
+    sent_body: "the body's bytes, as read here (`_read_body`)",
 }
 """The routes' dependencies, each with what this layer gives the answer in its place. Their other
 parameters are the match ID in the path, the body (`HotRoute.model`) and the key header."""
@@ -147,36 +151,43 @@ class HotWrites:
             await body(scope, receive, send)
             return
         route = ROUTES[found.group(2)]
-        try:
-            parsed = route.model.model_validate(json.loads(body))
-        except Exception:  # FastAPI parses it again and answers with its own 422
+        try:  # pydantic's own JSON parser: half the time of json.loads and a validation of its result
+            parsed = route.model.model_validate_json(body)
+        except Exception:  # FastAPI parses it again (json.loads) and answers with its own 422
             await self.app(scope, _replay(body, receive), send)
             return
         match_id = UUID(found.group(1))
         request = Request({**scope, "path_params": {"match_id": match_id}})
         try:
-            principal = principal_for(self.ctx.store, request, match_id)
-            response = await route.answer(self.ctx, request, match_id, parsed, principal, headers.get("key"))
+            principal = principal_of(self.ctx.store, headers.get("authorization"), match_id)
+            response = await route.answer(self.ctx, request, match_id, parsed, principal, headers.get("key"), body)
         except Exception as error:
             response = refusal_problem(error, scope["path"]) or fault_problem("POST", scope["path"], error)
         await response(scope, receive, send)
 
 
 def _headers(scope: Scope, limit: int) -> dict[str, str] | None:
-    """The Idempotency-Key, if this request's headers are ones this layer answers as FastAPI would
-    (a declared length over the limit is left to `BodyLimit`'s 413)."""
+    """The Idempotency-Key and the (first) Authorization, if this request's headers are ones this
+    layer answers as FastAPI would (a declared length over the limit is left to `BodyLimit`'s 413).
+    Read in this one pass over the headers, as Starlette's `Headers` would read them, without
+    building it."""
     json_body = False
     keys: list[bytes] = []
+    found: dict[str, str] = {}
     for name, value in scope["headers"]:
         if name == b"content-type":
             json_body = value.partition(b";")[0].strip().lower() == b"application/json"
         elif name == _KEY_HEADER:
             keys.append(value)
+        elif name == b"authorization" and "authorization" not in found:
+            found["authorization"] = value.decode("latin-1")
         elif name == b"content-length" and value.isdigit() and int(value) > limit:
             return None
     if not json_body or len(keys) > 1 or (keys and len(keys[0]) > MAX_KEY_LENGTH):
         return None
-    return {"key": keys[0].decode("latin-1")} if keys else {}
+    if keys:
+        found["key"] = keys[0].decode("latin-1")
+    return found
 
 
 async def _read_body(receive: Receive, limit: int, path: str) -> bytes | Response | None:

@@ -94,5 +94,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: Path | str | None =
     where = "PostgreSQL" if settings.is_postgres else f"SQLite in {settings.data_dir}"
     print(f"Ringside API on http://{shown}:{port}  (docs: http://{shown}:{port}/docs; store: {where})",
           flush=True)
+    # access lines are logged at info: below that level uvicorn would still format each one's fields
+    access_log = log_level.lower() in ("trace", "debug", "info")
     uvicorn.run("api.app:app_from_env", factory=True, host=host, port=port, workers=max(1, workers),
-                log_level=log_level, timeout_graceful_shutdown=3)
+                log_level=log_level, access_log=access_log, timeout_graceful_shutdown=3)

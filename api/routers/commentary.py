@@ -35,7 +35,7 @@ def list_annotations(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, A
 @router.post("", status_code=201, response_model=AnnotationOut, responses=WRITE,
              summary="Annotate an event (any token; the token's role is the author)")
 def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ctx, principal: Caller,
-                   idempotency_key: IdempotencyKey = None) -> Response:
+                   sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     if not principal.authenticated:
         raise unauthorized("annotating needs a token, so that only you can edit it later")
 
@@ -43,7 +43,7 @@ def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ct
         return ctx.ringside.annotate(match_id, body.seq, body.text, actor=principal.actor(), glyphs=body.glyphs,
                                      tags=body.tags, visibility=body.visibility, key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            lambda annotation: (201, annotation))
 
 
@@ -51,7 +51,7 @@ def add_annotation(match_id: UUID, body: AnnotationIn, request: Request, ctx: Ct
               summary="Edit your own annotation")
 def edit_annotation(match_id: UUID, body: AnnotationEdit, request: Request, ctx: Ctx, principal: Caller,
                     annotation_id: Annotated[str, Path(max_length=64)],
-                    idempotency_key: IdempotencyKey = None) -> Response:
+                    sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     if not principal.authenticated:
         raise unauthorized("editing an annotation needs its author's token")
 
@@ -61,5 +61,5 @@ def edit_annotation(match_id: UUID, body: AnnotationEdit, request: Request, ctx:
                                             glyphs=body.glyphs, tags=body.tags, visibility=body.visibility,
                                             key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            lambda annotation: (200, annotation))

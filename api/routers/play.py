@@ -38,14 +38,14 @@ ACCEPTED = {"model": AcceptedOut, "description": "accepted: the receipt, new ver
 @router.post(MOVES_PATH, response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Submit a move (as the caller's seat, or for a seat as arbiter / recorder)")
 async def submit_move(match_id: UUID, body: MoveIn, request: Request, ctx: Ctx, principal: Caller,
-                      idempotency_key: IdempotencyKey = None) -> Response:
+                      sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     """Usually answered by `api.hot_path` before FastAPI routes it; this route documents it and
     answers what the hot path hands on (a body it cannot parse gets FastAPI's own 422)."""
-    return await move_answer(ctx, request, match_id, body, principal, idempotency_key)
+    return await move_answer(ctx, request, match_id, body, principal, idempotency_key, sent)
 
 
 async def move_answer(ctx: ApiContext, request: Request, match_id: UUID, body: MoveIn, principal: Principal,
-                      idempotency_key: str | None) -> Response:
+                      idempotency_key: str | None, sent: bytes) -> Response:
     """The hot path runs on the event loop: the rules check is CPU work that a thread-pool hop would
     only add to, and the wait for the group commit holds no thread."""
     async def execute(key: RequestKey | None) -> Accepted:
@@ -55,27 +55,27 @@ async def move_answer(ctx: ApiContext, request: Request, match_id: UUID, body: M
                                                     expected_version=body.expected_version,
                                                     claimed_at=body.claimed_at, key=key)
 
-    return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
+    return await idempotency.run_async(ctx, request, principal, idempotency_key, sent, body,
                                        execute, accepted_answer(ctx, match_id, principal))
 
 
 @router.post(OUTCOMES_PATH, response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Enter a chance outcome as it happened at the table (recorder, recorded mode)")
 async def submit_outcome(match_id: UUID, body: OutcomeIn, request: Request, ctx: Ctx, principal: Caller,
-                         idempotency_key: IdempotencyKey = None) -> Response:
+                         sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     """Usually answered by `api.hot_path`, like moves."""
-    return await outcome_answer(ctx, request, match_id, body, principal, idempotency_key)
+    return await outcome_answer(ctx, request, match_id, body, principal, idempotency_key, sent)
 
 
 async def outcome_answer(ctx: ApiContext, request: Request, match_id: UUID, body: OutcomeIn, principal: Principal,
-                         idempotency_key: str | None) -> Response:
+                         idempotency_key: str | None, sent: bytes) -> Response:
     principal.require("recorder", action="entering a chance outcome")
 
     async def execute(key: RequestKey | None) -> Accepted:
         return await ctx.ringside.submit_outcome_async(match_id, body.outcome, actor=Actor("recorder"),
                                                        expected_version=body.expected_version, key=key)
 
-    return await idempotency.run_async(ctx, request, principal, idempotency_key, body.model_dump(mode="json"),
+    return await idempotency.run_async(ctx, request, principal, idempotency_key, sent, body,
                                        execute, accepted_answer(ctx, match_id, principal))
 
 
@@ -83,27 +83,27 @@ async def outcome_answer(ctx: ApiContext, request: Request, match_id: UUID, body
              summary="Add a seat's entropy (matches created with entropy_from 'seats': once per seat, before "
                      "the first draw; the last seat's lets the waiting draws happen)")
 def add_entropy(match_id: UUID, body: EntropyIn, request: Request, ctx: Ctx, principal: Caller,
-                idempotency_key: IdempotencyKey = None) -> Response:
+                sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     """The seat token adds its own seat's entropy; the arbiter adds it for a seat it names."""
     def execute(key: RequestKey | None) -> Accepted:
         fold = ctx.ringside.fold(match_id)
         seat, actor = principal.act_for_seat(fold, body.seat, "adding entropy")
         return ctx.ringside.add_entropy(match_id, seat, body.entropy, actor=actor, key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/undo-requests", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Ask to take back a seat's moves (granted at once within the last barrier)")
 def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, principal: Caller,
-                 idempotency_key: IdempotencyKey = None) -> Response:
+                 sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     def execute(key: RequestKey | None) -> Accepted:
         fold = ctx.ringside.fold(match_id)
         seat, actor = principal.act_for_seat(fold, body.seat, "asking for an undo")
         return ctx.ringside.request_undo(match_id, seat, body.from_seq, actor=actor, reason=body.reason, key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            accepted_answer(ctx, match_id, principal))
 
 
@@ -112,7 +112,7 @@ def request_undo(match_id: UUID, body: UndoIn, request: Request, ctx: Ctx, princ
              summary="Consent to (or refuse) an undo request as a seat, or decide it as the arbiter")
 def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)], body: UndoAnswerIn,
                 request: Request, ctx: Ctx, principal: Caller,
-                idempotency_key: IdempotencyKey = None) -> Response:
+                sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     if not principal.authenticated:
         raise unauthorized("answering an undo request needs a seat or arbiter token")
     if principal.role not in ("seat", "arbiter"):
@@ -125,13 +125,13 @@ def answer_undo(match_id: UUID, request_id: Annotated[str, Path(max_length=64)],
         return ctx.ringside.answer_undo(match_id, request_id, body.accept, seat=seat,
                                         actor=principal.actor(), key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/redo", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="Put back the moves of the last retraction (their seat, or the arbiter)")
-def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
+def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller, sent: idempotency.SentBody,
          body: RedoIn | None = None, idempotency_key: IdempotencyKey = None) -> Response:
     body = body or RedoIn()
     if not principal.authenticated:
@@ -146,21 +146,21 @@ def redo(match_id: UUID, request: Request, ctx: Ctx, principal: Caller,
             return ctx.ringside.redo(match_id, seat=principal.seat, actor=principal.actor(), key=key)
         return ctx.ringside.redo(match_id, seat=None, actor=Actor.arbiter(), key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, body.model_dump(mode="json"), execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            accepted_answer(ctx, match_id, principal))
 
 
 @router.post("/rulings", response_model=AcceptedOut, responses={**WRITE, 200: ACCEPTED},
              summary="An arbiter's ruling: correction, penalty, forfeit, adjudicated result, illegal move stands")
 def ruling(match_id: UUID, body: Annotated[RulingIn, Body()], request: Request, ctx: Ctx, principal: Caller,
-           idempotency_key: IdempotencyKey = None) -> Response:
+           sent: idempotency.SentBody, idempotency_key: IdempotencyKey = None) -> Response:
     principal.require("arbiter", action="making a ruling")
     payload = body.model_dump(mode="json")
 
     def execute(key: RequestKey | None) -> Accepted:
         return ctx.ringside.make_ruling(match_id, payload, actor=Actor.arbiter(), key=key)
 
-    return idempotency.run(ctx, request, principal, idempotency_key, payload, execute,
+    return idempotency.run(ctx, request, principal, idempotency_key, sent, body, execute,
                            accepted_answer(ctx, match_id, principal))
 
 

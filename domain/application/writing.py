@@ -33,6 +33,7 @@ from ..kernel.integrity import Receipt
 from ..kernel.match import Match
 from ..kernel.record import Entry
 from ..kernel.viewers import Actor
+from ..store.group_commit import CommitStats
 from ..store.recorders import Answer, AnswerRecorder
 from .core import RingsideCore
 
@@ -143,8 +144,16 @@ class Writing(RingsideCore):
                 fresh = True
                 continue
             self._matches.keep(match)
-            return replace(accepted, answer=answers[0] if answers else None)
+            if not answers:
+                return accepted
+            # built whole: `dataclasses.replace` re-inspects the fields on every call, and this is
+            # the first thing each move does after its commit
+            return Accepted(accepted.receipt, accepted.version, accepted.entries, accepted.fold, answers[0])
         raise ConflictError(f"match {match_id} kept changing under concurrent writes; try again")
+
+    def commit_stats(self) -> CommitStats:
+        """What this process's group-commit writer has saved: batches and the commands in them."""
+        return self._commits.stats
 
     # ==== request keys ======================================================================
     def answer(self, scope: str) -> Answer | None:

@@ -13,6 +13,10 @@ preparing other commands while the writer thread saves, so no thread is held per
 batches grow with the load. Blocking callers (the CLI, the API's thread pool for rarer writes) use
 `save(...)`, which commits in the calling thread at once: with nothing to batch with, a hand-off to
 the writer would only add latency.
+
+The writer counts its batches and the commands in them (`stats`): how far batching actually goes
+under a given load is what a benchmark of the write path must compare against (a raw save of as
+many aggregates per transaction), and it depends on the disk and the clients, not on this code.
 """
 
 from __future__ import annotations
@@ -32,6 +36,19 @@ from .recorders import Answer
 MAX_BATCH = 64
 """Enough to absorb every waiting command of a busy worker; small enough to keep a batch's
 transaction (and a conflict's one-by-one retry) short."""
+
+
+@dataclass(frozen=True)
+class CommitStats:
+    """What the writer thread has committed since it started: transactions, and commands in them
+    (a batch that was refused and saved again one by one counts once, as the batch it was)."""
+
+    batches: int = 0
+    commands: int = 0
+
+    @property
+    def mean_batch(self) -> float:
+        return self.commands / self.batches if self.batches else 0.0
 
 
 @dataclass
@@ -59,6 +76,9 @@ class GroupCommit:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._closed = False
+        self.stats = CommitStats()
+        """Replaced whole by the writer after each batch, so a reader on another thread never
+        sees one count updated without the other."""
 
     def save(self, aggregate: Any | None, answers: list[Answer] | None = None) -> None:
         """Save now, in the calling thread; raises what refused the save (`IntegrityError` for a
@@ -125,6 +145,7 @@ class GroupCommit:
                     break
                 batch.append(job)
             self._commit(batch)
+            self.stats = CommitStats(self.stats.batches + 1, self.stats.commands + len(batch))
             _wake(batch)
             if stop:
                 return

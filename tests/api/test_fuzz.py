@@ -174,7 +174,7 @@ def read_cases(f: Fixture) -> Iterator[Case]:
     m = f.match
     game = "/games/test-dicevote"
     reads = ["/games", game, f"{game}/move-schema", f"{game}/options-schema", f"{game}/components", "/matches",
-             f"{game}/rules", f"{game}/rules/TG-1.2", "/keys", "/health", "/openapi.json",
+             f"{game}/rules", f"{game}/rules/TG-1.2", "/keys", "/health", "/stats", "/openapi.json",
              *(m.path(suffix) for suffix in ("", "/state", "/diff?from=1", "/decision", "/legal-moves", "/events",
                                              "/score", "/undo-requests", "/seed", "/annotations", "/bundle",
                                              "/verification", "/position"))]

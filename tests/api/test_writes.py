@@ -523,6 +523,31 @@ def test_a_key_answered_by_another_worker_is_replayed_not_executed(client: httpx
     assert version(client, match) == head
 
 
+def test_a_key_is_bound_to_the_bytes_of_its_body(client: httpx.Client, server: Server) -> None:
+    """The fingerprint is the method, path and body as sent: a retry of the same bytes is a
+    replay, the same move reformatted is another request, and an answer stored under the
+    fingerprint of earlier versions (the parsed body as sorted JSON) still replays."""
+    import hashlib
+    import sqlite3
+
+    match = create(client)
+    seat, head, _ = to_move(client, match)
+    headers = {**bearer(match.seat(seat)), "Idempotency-Key": "bytes-1", "Content-Type": "application/json"}
+    sent = b'{"move": {"type": "pass"}, "expected_version": %d}' % head
+    first = client.post(match.path("/moves"), headers=headers, content=sent)
+    assert first.status_code == 200
+    with sqlite3.connect(server.data_dir / "ringside.sqlite3", timeout=30) as connection:
+        stored = connection.execute("SELECT fingerprint FROM ringside_answers WHERE body = ?",
+                                    (first.text,)).fetchone()[0]
+    assert stored == hashlib.sha256(f"POST\n{match.path('/moves')}\n".encode() + sent).hexdigest()
+    again = client.post(match.path("/moves"), headers=headers, content=sent)
+    assert again.status_code == 200 and again.headers["idempotent-replayed"] == "true"
+    assert again.json() == first.json()
+    reformatted = client.post(match.path("/moves"), headers=headers, content=sent.replace(b": ", b":"))
+    assert reformatted.status_code == 422 and reformatted.json()["code"] == "idempotency-key-reused"
+    assert version(client, match) == first.json()["version"]
+
+
 def test_annotation_retries_do_not_duplicate(client: httpx.Client) -> None:
     match = create(client)
     headers = {**bearer(match.seat(0)), "Idempotency-Key": "note-1"}
