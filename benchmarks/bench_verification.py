@@ -29,7 +29,7 @@ import pytest
 
 from domain.kernel import fold as fold_module
 from domain.kernel.verification import verify_bundle
-from tests.support.eventful import Recorded, record_eventful_match
+from tests.support.eventful import Recorded, record_eventful
 
 PGN = Path(__file__).parent / "data" / "masters.pgn"
 ROUNDS = 5
@@ -126,14 +126,12 @@ def _fold_clock() -> Iterator[list[float]]:
 
 @pytest.fixture(scope="module")
 def carcassonne(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
-    return record_eventful_match(tmp_path_factory.mktemp("carcassonne"), "carcassonne", ["A", "B", "C", "D"],
-                                 variant="big-top", seed="ca" * 32)
+    return record_eventful(tmp_path_factory.mktemp("carcassonne"), "carcassonne")
 
 
 @pytest.fixture(scope="module")
 def circus_train(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
-    return record_eventful_match(tmp_path_factory.mktemp("circus"), "circus-train", ["A", "B", "C", "D"],
-                                 variant="basic", seed="c7" * 32)
+    return record_eventful(tmp_path_factory.mktemp("circus"), "circus-train")
 
 
 def test_anchor_python_chess_replay_and_validate(benchmark: Any) -> None:

@@ -26,7 +26,7 @@ from domain.kernel.integrity import ServerKey
 from domain.kernel.trust import Trust
 from domain.kernel.verification import Report, verify_bundle
 from tests.standalone.support import VECTORS, vectors
-from tests.support.eventful import Recorded, record_eventful_match
+from tests.support.eventful import Recorded, record_eventful
 
 INTRUDER = ServerKey.from_seed(b"intruder")
 ORIGIN = ServerKey.from_seed(b"ringside-vectors/origin")
@@ -36,14 +36,12 @@ VECTOR_TRUST = Trust.of([ORIGIN.public_hex], "the vectors' origin")
 
 @pytest.fixture(scope="module")
 def carcassonne(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
-    return record_eventful_match(tmp_path_factory.mktemp("carcassonne"), "carcassonne", ["A", "B", "C", "D"],
-                                 variant="big-top", seed="ca" * 32)
+    return record_eventful(tmp_path_factory.mktemp("carcassonne"), "carcassonne")
 
 
 @pytest.fixture(scope="module")
 def circus_train(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
-    return record_eventful_match(tmp_path_factory.mktemp("circus"), "circus-train", ["A", "B", "C", "D"],
-                                 variant="basic", seed="c7" * 32)
+    return record_eventful(tmp_path_factory.mktemp("circus"), "circus-train")
 
 
 # ==== helpers ================================================================================

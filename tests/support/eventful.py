@@ -81,6 +81,17 @@ def record_eventful_match(data_dir: Path, game: str, players: list[str], *, vari
         app.close()
 
 
+TABLES = {"carcassonne": ("big-top", "ca" * 32), "circus-train": ("basic", "c7" * 32)}
+"""The eventful match of each game the verification tests and benchmarks share: four seats, the
+variant and the seed (the bots' moves depend on both)."""
+
+
+def record_eventful(data_dir: Path, game: str) -> Recorded:
+    """The shared eventful match of `game` (TABLES), recorded in `data_dir`."""
+    variant, seed = TABLES[game]
+    return record_eventful_match(data_dir, game, ["A", "B", "C", "D"], variant=variant, seed=seed)
+
+
 def _take_back(app: Ringside, match_id: uuid.UUID, *, redo: bool) -> int:
     """The last mover asks to take its move back; every other seat consents. 1 if it was taken back."""
     fold = app.fold(match_id)
