@@ -140,7 +140,7 @@ def _pedantic(benchmark: Any, args: list[str], env: dict[str, str] | None = None
         cpu.append(1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime))
 
     benchmark.pedantic(run, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    measured = sorted(cpu[1:])  # not the warm-up round
+    measured = sorted(cpu[1:] or cpu)  # not the warm-up round (none when benchmarks run once, as smoke tests)
     benchmark.extra_info["cpu_ms"] = [round(value, 1) for value in measured]
     print(f"\n{benchmark.name}: CPU min {measured[0]:.0f} / median {statistics.median(measured):.0f} / "
           f"max {measured[-1]:.0f} ms")
