@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 
 from domain.games.circus_train.moves import KeepTalent, PlayCard
 from domain.games.circus_train.state import State
+from domain.kernel.errors import PositionUnavailableError
 from tests.conformance.harness import Case, cases, config_for
 
-from .helpers import R, illegal, play, player
+from .helpers import R, agenda, illegal, play, player
 from .test_solitaire import solo
 
 SEED = 6552
@@ -124,6 +125,16 @@ def test_ct_19_16_ct_20_7_the_replayed_parade_reaches_a_purse_below_zero() -> No
     assert replayed in R.legal_moves(state, 0)
     assert play(state, 0, replayed).players[0].money == -5
 
+
+
+def test_ct_0_11_a_purse_below_zero_has_no_position() -> None:
+    """CT-0.11: the position format holds money from $0 up, so a table between turns with a purse
+    below $0 is refused with a clear reason (it used to fail the format's own validation, a fault
+    for the API's position read); the same table on $0 has its position."""
+    between = agenda(solo("solitaire-advanced", week=13), {"t": "turn", "seat": 0}, {"t": "roustabout"})
+    assert R.position_of(between)["players"][0]["money"] == 0
+    with pytest.raises(PositionUnavailableError, match=r"below the \$0 .*CT-0\.11"):
+        R.position_of(player(between, 0, money=-5))
 
 SOLO = Case("circus-train", "solitaire-advanced", 1)
 
