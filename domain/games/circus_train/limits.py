@@ -161,11 +161,16 @@ def keep_error(state: State, seat: int, kept: tuple[str, ...]) -> IllegalMoveErr
     if not multiset_contains(typed, kept):
         return IllegalMoveError("CT-11.3", "you can keep only talent counters you own")
     cost = sum(wage_of(state, seat, t, state.solitaire) for t in kept)
-    if cost > player.money:
-        return IllegalMoveError("CT-11.3", f"keeping these costs ${cost} but you have ${player.money}")
+    # CT-0.11: nobody pays more than they hold, and a purse below $0 holds nothing. Such a purse is
+    # one this engine lets a solitaire replay's Circus Parade leave ($20 then $10, CT-20.7,
+    # CT-19.16; see docs/games/circus-train.md): it pays no wage, so keeping nothing (CT-11.3) is
+    # always a move, and the wage payment never waits for a move nobody can make.
+    held = max(player.money, 0)
+    if cost > held:
+        return IllegalMoveError("CT-11.3", f"keeping these costs ${cost} but you have ${held}")
     if not state.advanced:
         fired = remove_many(typed, kept)
-        left = player.money - cost
+        left = held - cost
         for talent in fired:
             if wage_of(state, seat, talent, state.solitaire) <= left:
                 return IllegalMoveError(

@@ -112,6 +112,10 @@ def position_of(state: State) -> dict[str, Any]:
         raise PositionUnavailableError("Circus Train positions describe the table between turns, and this is "
                                        "not between two turns (setup, a turn or a month end is in progress)"
                                        if not state.over else "the game is over")
+    broke = [seat for seat, player in enumerate(state.players) if player.money < 0]
+    if broke:  # the format's money is $0 up (CT-0.11); a solitaire replay's parade can leave less
+        raise PositionUnavailableError(f"player {broke[0]} holds ${state.players[broke[0]].money}, below the $0 a "
+                                       "position can hold (CT-0.11)")
     cities: dict[str, CityPosition] = {}
     for city in sorted(set(state.news) | set(state.talents) | set(state.characters)):
         cities[city] = CityPosition(news=state.news.get(city), talents=state.talents.get(city, ()),
