@@ -167,12 +167,7 @@ def main() -> None:
         for label, jobs, code in cases:
             runs = [run_once(sample, [*trust, *jobs], code) for _ in range(options.sample_runs)]
             print(f"sample of {int(runs[0]['records'])} bundles, {label}: {runs[0]['summary']}")
-            print(_line("time per bundle", runs, "ms_per_record", "ms"))
-            print(_line("CPU per bundle (the command and its workers)", runs, "cpu_ms_per_record", "ms"))
-            print(_line("cores kept busy (CPU time / wall time)", runs, "cores_busy", ""))
-            print(_line("records/s", runs, "records_per_s", "records/s"))
-            print(_line("peak RSS of one process", runs, "max_rss_mib", "MiB"))
-            print(_line("peak RSS of the process tree", runs, "tree_rss_mib", "MiB"), flush=True)
+            _print_figures(runs)
     if options.skip_archive:
         return
     runs = []
@@ -183,13 +178,22 @@ def main() -> None:
               f"{runs[-1]['tree_rss_mib']:.0f} MiB (tree)", flush=True)
     print(f"archive {options.archive}:")
     print(_line("wall time", runs, "seconds", "s"))
-    print(_line("time per bundle", runs, "ms_per_record", "ms"))
-    print(_line("CPU per bundle (the command and its workers)", runs, "cpu_ms_per_record", "ms"))
-    print(_line("cores kept busy (CPU time / wall time)", runs, "cores_busy", ""))
-    print(_line("records/s", runs, "records_per_s", "records/s"))
-    print(_line("peak RSS of one process", runs, "max_rss_mib", "MiB"))
-    print(_line("peak RSS of the process tree", runs, "tree_rss_mib", "MiB"))
+    _print_figures(runs)
 
+
+
+FIGURES = (("time per bundle", "ms_per_record", "ms"),
+           ("CPU per bundle (the command and its workers)", "cpu_ms_per_record", "ms"),
+           ("cores kept busy (CPU time / wall time)", "cores_busy", ""),
+           ("records/s", "records_per_s", "records/s"),
+           ("peak RSS of one process", "max_rss_mib", "MiB"),
+           ("peak RSS of the process tree", "tree_rss_mib", "MiB"))
+
+
+def _print_figures(runs: list[dict[str, Any]]) -> None:
+    """Min / median / max of each figure over the runs, one line each."""
+    for label, key, unit in FIGURES:
+        print(_line(label, runs, key, unit), flush=True)
 
 if __name__ == "__main__":
     main()
