@@ -8,6 +8,7 @@ bundle verifies offline with nothing but the public keys it carries.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -20,7 +21,7 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from .canonical import JSON, digest, digest_parsed, encode
+from .canonical import JSON, digest, digest_parsed, encode, encode_parsed
 
 GENESIS = "0" * 64
 _HEX = re.compile(r"[0-9a-f]+")
@@ -56,6 +57,12 @@ def head_message(stream: str, seq: int, hash_: str) -> bytes:
     return encode({"stream": stream, "seq": seq, "hash": hash_})
 
 
+def parsed_head_message(stream: str, seq: int, hash_: str) -> bytes:
+    """`head_message` of an event read from a bundle line that passed its format check (as
+    `parsed_event_hash`): the same bytes, without normalizing values that are already normal."""
+    return encode_parsed({"stream": stream, "seq": seq, "hash": hash_})
+
+
 def key_id(public: Ed25519PublicKey) -> str:
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return hashlib.sha256(raw).hexdigest()[:16]
@@ -65,8 +72,10 @@ def public_key_hex(public: Ed25519PublicKey) -> str:
     return public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
 
 
+@functools.lru_cache(maxsize=256)
 def load_public_key(hex_key: str) -> Ed25519PublicKey:
-    """An Ed25519 public key from its 64 lower-case hex digits (ValueError otherwise)."""
+    """An Ed25519 public key from its 64 lower-case hex digits (ValueError otherwise). Kept per
+    process (a key is an immutable value): verification checks many signatures by few keys."""
     if not is_hex(hex_key, 64):
         raise ValueError("a public key is 64 lower-case hexadecimal digits")
     return Ed25519PublicKey.from_public_bytes(bytes.fromhex(hex_key))

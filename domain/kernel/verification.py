@@ -15,17 +15,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest, digest_parsed, encode, encode_parsed
+from .canonical import JSON, digest, digest_parsed, encode
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
 from .header import header_problem
-from .integrity import GENESIS, is_hex, key_id_of, load_public_key, parsed_event_hash
+from .integrity import GENESIS, is_hex, key_id_of, parsed_event_hash, parsed_head_message, verify_signature
 from .payloads import payload_problem
 from .receipts import ReceiptCheck, check_receipts
 from .record import (
@@ -189,38 +186,19 @@ class _Heads:
     def __init__(self, quick: bool) -> None:
         self.quick = quick
         self.kept: list[tuple[str, bytes, str]] = []
-        self._loaded: dict[str, Ed25519PublicKey | None] = {}
 
     def valid(self, public_hex: str, entry: Entry, vouched: bool) -> bool:
         """Whether the entry's `sig` signs its head by `public_hex` (the quick walk takes a vouched
         one as valid for now, and keeps it)."""
-        message = encode_parsed({"stream": entry.stream, "seq": entry.seq, "hash": entry.hash})  # head_message
+        message = parsed_head_message(entry.stream, entry.seq, entry.hash)
         if self.quick and vouched:
             self.kept.append((public_hex, message, entry.sig))
             return True
-        return self._holds(public_hex, message, entry.sig)
+        return verify_signature(public_hex, message, entry.sig)
 
     def kept_hold(self) -> bool:
         """Whether every signature the quick walk took as valid is."""
-        return all(self._holds(*kept) for kept in self.kept)
-
-    def _holds(self, public_hex: str, message: bytes, signature_hex: str) -> bool:
-        """`integrity.verify_signature`, loading each public key once per walk."""
-        if not is_hex(signature_hex, 128):
-            return False
-        if public_hex not in self._loaded:
-            try:
-                self._loaded[public_hex] = load_public_key(public_hex)
-            except (ValueError, TypeError):
-                self._loaded[public_hex] = None
-        public = self._loaded[public_hex]
-        if public is None:
-            return False
-        try:
-            public.verify(bytes.fromhex(signature_hex), message)
-        except (InvalidSignature, ValueError, TypeError):
-            return False
-        return True
+        return all(verify_signature(*kept) for kept in self.kept)
 
 
 def _vouched(entries: Sequence[Entry], index: int, redacted: Collection[int] = ()) -> bool:
