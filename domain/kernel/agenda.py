@@ -31,7 +31,7 @@ and helpers (docs/agenda.md has worked examples):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Generic, Protocol, Self, TypeVar
@@ -376,7 +376,7 @@ class Agenda(Generic[S, M]):
 
     def __init__(self, rows: Iterable[Row[S, M]], *, over_rule: str,
                  out_of_step: Callable[[S, int, Step, M, str], IllegalMoveError],
-                 probe_budget: int = PROBE_BUDGET) -> None:
+                 probe_budget: int = PROBE_BUDGET, probe_key: Callable[[S], Hashable] | None = None) -> None:
         table: dict[str, Row[S, M]] = {WHOLE: Auto(WHOLE, _drop)}
         for row in rows:
             if row.kind in table:
@@ -386,6 +386,10 @@ class Agenda(Generic[S, M]):
         self.over_rule = over_rule
         self.out_of_step = out_of_step
         self.probe_budget = probe_budget
+        self.probe_key = probe_key
+        """How the all-or-nothing search tells positions apart: a game whose decisions often reach the
+        same position by different orders (two advancements of two tracks) gives one, and the search
+        then never explores from a position it has already seen fail."""
 
     # ---- the table --------------------------------------------------------------------
     def row(self, kind: str) -> Row[S, M]:
@@ -522,7 +526,7 @@ class Agenda(Generic[S, M]):
         index = _region(state.agenda)
         if index is None:
             return True
-        return self._finishes(state, len(state.agenda) - index - 1, [self.probe_budget])
+        return self._finishes(state, len(state.agenda) - index - 1, [self.probe_budget], set())
 
     def _unfinishable(self, state: S, seat: int, step: Step, row: Choice[S, M], move: M) -> str | None:
         """The rule of the all-or-nothing action this move would leave unfinishable, if any."""
@@ -535,9 +539,9 @@ class Agenda(Generic[S, M]):
             return None
         rule = after.agenda[index].get("rule")
         below = len(after.agenda) - index - 1
-        return None if self._finishes(after, below, [self.probe_budget]) else str(rule)
+        return None if self._finishes(after, below, [self.probe_budget], set()) else str(rule)
 
-    def _finishes(self, state: S, below: int, budget: list[int]) -> bool:
+    def _finishes(self, state: S, below: int, budget: list[int], failed: set[Hashable]) -> bool:
         """Search the decisions inside the action for one way to finish it: True once the marker
         that ends it is at the head (with `below` steps beneath it). A chance outcome inside it
         cannot be foreseen, so reaching one counts as finished; a step that fails (a handler
@@ -572,13 +576,18 @@ class Agenda(Generic[S, M]):
                 moves = row.legal(state, seat, step)
             except IllegalMoveError:
                 return False
+            key = None if self.probe_key is None else (len(state.agenda) - below, self.probe_key(state))
+            if key is not None and key in failed:
+                return False
             for move in moves:
                 try:
                     after = row.apply(rest, seat, step, move)
                 except IllegalMoveError:
                     continue
-                if self._finishes(after, below, budget):
+                if self._finishes(after, below, budget, failed):
                     return True
+            if key is not None:
+                failed.add(key)
             return False
 
 

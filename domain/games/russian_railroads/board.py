@@ -7,8 +7,6 @@ state, so they sit apart from the handlers that do (effects.py, actions.py).
 
 from __future__ import annotations
 
-from functools import cache
-
 from .components import IndustrySpace, Railway, RussianRailroadsComponents, SpecialSpace
 from .options import RussianRailroadsOptions
 from .state import Player, State
@@ -16,14 +14,23 @@ from .state import Player, State
 # ---- the industry track ---------------------------------------------------------------------
 
 
-@cache
+_LANES: dict[tuple[int, str], tuple[RussianRailroadsComponents, tuple[IndustrySpace, ...]]] = {}
+
+
 def _lane(components: RussianRailroadsComponents, first_gap: str) -> tuple[IndustrySpace, ...]:
+    """The lane, computed once per component set and reading (sets are immutable, not hashable)."""
+    cached = _LANES.get((id(components), first_gap))
+    if cached is not None and cached[0] is components:
+        return cached[1]
     lane = list(components.industry)
     if first_gap == "after_start_and_three":
         # AMB-13 (a): the first gap follows spaces 0-3, one place earlier than the printed lane.
         gap = next(i for i, place in enumerate(lane) if place.kind == "gap")
         if gap >= 2:
             lane[gap - 1], lane[gap] = lane[gap], lane[gap - 1]
+    if len(_LANES) > 64:
+        _LANES.clear()
+    _LANES[(id(components), first_gap)] = (components, tuple(lane))
     return tuple(lane)
 
 

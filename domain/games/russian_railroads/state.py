@@ -93,6 +93,15 @@ class Player:
         """RR-0.6: the sum of the railway's locomotive values (0 without one)."""
         return sum(self.locomotives.get(railway, ()))
 
+    def key(self) -> tuple[Any, ...]:
+        """The player as a hashable value (the all-or-nothing search's position key)."""
+        return (
+            tuple((r, tuple(c.items())) for r, c in self.tracks.items()), tuple(self.locomotives.items()),
+            self.factories, self.markers, self.multipliers, self.workers, self.reserve, self.temporary,
+            self.black_worker, self.black_in_supply, self.rubles, self.engineers, self.tokens, self.claimed,
+            self.revalued, self.medal, self.bonus_cards, self.passed,
+        )
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "tracks": {r: dict(c) for r, c in self.tracks.items()},
