@@ -7,8 +7,6 @@ state, so they sit apart from the handlers that do (effects.py, actions.py).
 
 from __future__ import annotations
 
-from functools import cache
-
 from .components import IndustrySpace, Railway, RussianRailroadsComponents, SpecialSpace
 from .options import RussianRailroadsOptions
 from .state import Player, State
@@ -16,8 +14,9 @@ from .state import Player, State
 # ---- the industry track ---------------------------------------------------------------------
 
 
-@cache
 def _lane(components: RussianRailroadsComponents, first_gap: str) -> tuple[IndustrySpace, ...]:
+    """Built on each call: the component set holds a dict (`locomotives`), so it cannot key a
+    `functools.cache`, and the lane is a few places long."""
     lane = list(components.industry)
     if first_gap == "after_start_and_three":
         # AMB-13 (a): the first gap follows spaces 0-3, one place earlier than the printed lane.
