@@ -219,8 +219,8 @@ class Board:
     def engineer_table(self) -> Table:
         """The engineer area left to right (RR-11.1): previews, the two changing action spaces and
         the hiring space, each engineer with its action, value and cost."""
-        table = Table(title="Engineers: previews (RR-11.3), the changing action spaces left and right (RR-11.4), "
-                      "hire for 1 ruble (RR-11.5)", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1),
+        table = Table(title="Engineers: preview, changing (left, right), hire for 1 ruble",
+                      title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1),
                       show_edge=False, pad_edge=False)
         for column in ("space", "engineer", "cost", "action, and what lies on it"):
             table.add_column(column, no_wrap=column != "action, and what lies on it")
