@@ -365,6 +365,15 @@ class Ruleset(ABC, Generic[S, M]):
         a point once reached stays reached. The default names none."""
         return ()
 
+    def looking(self, state: S) -> Collection[int]:
+        """The seats looking through a face-down pile now (a final bonus deck searched for a card to
+        keep, RR-21.2; an investment deck, DR-18.9). Their view and legal moves show the pile, and
+        with it what hidden draws and other seats' private choices left there, as at the table;
+        everyone else still sees none of it. The conformance suite lets only these seats' views
+        differ with such draws and choices (from then on they know what the pile held). The default
+        names none."""
+        return ()
+
     # ---- persistence ---------------------------------------------------------------
     @abstractmethod
     def encode_state(self, state: S) -> JSON:

@@ -496,6 +496,9 @@ class _Blind:
                 report.revealed += 1
                 seen_since.add(varied)
                 continue
+            if seat in ruleset.looking(state) and ruleset.view(other, seat_viewer) != seen:
+                seen_since.add(varied)  # the seat looks through the pile the hidden step drew from
+                continue
             still_hidden.add(varied)
             # Sanity: what the table cannot tell apart, the seat cannot either (only steps hidden
             # from it were varied), and the seat is still the one to act.

@@ -173,6 +173,8 @@ def _compare(case: Case, path: Path, moves: list[tuple[int, Any]], varied: int, 
     report.choices += 1
     rng = random.Random(varied)
     hidden_seq: int | None = None
+    looked: set[int] = set()
+    ruleset = all_games()[case.game]
     forked = False
     compared = 0
     for index, (seat, move) in enumerate(moves):
@@ -194,7 +196,11 @@ def _compare(case: Case, path: Path, moves: list[tuple[int, Any]], varied: int, 
             _check_revealed(same, other, hidden_seq, others, report)
             break
         head = same.fold(MATCH).seq
+        for at in range(compared + 1, head + 1):  # a seat that looks through the pile knows what it holds
+            looked |= set(ruleset.looking(same.fold(MATCH, at).state))
         for viewer in others:
+            if viewer.kind == "seat" and viewer.seat in looked:
+                continue
             _check_same(same, other, viewer, streams[str(viewer)], range(compared + 1, head + 1), rng)
             report.positions += head - compared
         compared = head

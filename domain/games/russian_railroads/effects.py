@@ -41,7 +41,7 @@ def part_label(step: Step) -> str:
     if step.kind == "take":
         items = step["items"]
         assert isinstance(items, tuple)
-        return "take:" + "+".join(str(item) for item in items)
+        return "take:" + "_or_".join(str(item) for item in items)
     return step.kind
 
 

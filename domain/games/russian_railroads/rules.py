@@ -101,6 +101,11 @@ class RussianRailroadsRules(Ruleset[State, BaseModel]):
     def reveals(self, state: State) -> Collection[str]:
         return (FINAL_SCORING,) if state.over else ()
 
+    def looking(self, state: State) -> Collection[int]:
+        """The seat taking a final bonus card looks through the deck (RR-21.2)."""
+        head = state.agenda[0] if state.agenda and not state.over else None
+        return (head.seat,) if head is not None and head.kind == "final_bonus" and head.seat is not None else ()
+
     def undo_barrier(self, before: State, after: State, seat: int, move: BaseModel) -> bool:
         """Looking through the final bonus deck shows its cards (RR-21.2): taking one back would let
         a player choose again knowing the deck."""
