@@ -143,8 +143,8 @@ def factory_sources(state: State) -> list[tuple[bool, int]]:
 
 
 def has_factory_side(state: State, value: int) -> bool:
-    """Every supply locomotive has a factory back; the one on card C4 has none (RR-1.2), and it never
-    joins the stacks."""
+    """Every supply locomotive has a factory back (RR-1.2). The one on card C4 has none, but it is
+    the highest value and so can never be displaced into the pool."""
     return any(f.locomotive == value for f in state.components.factories)
 
 

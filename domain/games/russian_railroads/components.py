@@ -105,6 +105,8 @@ class IndustrySpace(ComponentPart):
     vp: int | None = Field(None, ge=0)
     token: bool = False
     """The industrial token space (RR-13.10)."""
+    confidence: Confidence = "source"
+    """DATA-6: the lane's values and gaps come from public sources, not the rulebook text."""
 
 
 class ActionSpace(ComponentPart):

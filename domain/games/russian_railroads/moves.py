@@ -121,8 +121,8 @@ class DraftBonus(MoveModel):
 
 
 class Decline(MoveModel):
-    """Leave an optional benefit unused: the rest of the white track's advancements (RR-13.3), the
-    turn-order worker's move (RR-12.13), C1's second action."""
+    """Leave an optional benefit unused: the rest of the white track's advancements (RR-13.3), or the
+    turn-order worker's move (RR-12.13)."""
 
     type: Literal["decline"] = "decline"
 

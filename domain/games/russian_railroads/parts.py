@@ -21,8 +21,11 @@ from domain.kernel.values import evolve
 
 from . import board
 from . import moves as mv
-from .effects import again_steps, part_label, steps_for
+from .effects import again_steps, ordered_parts, part_label, steps_for
 from .state import State
+
+PARTS = frozenset({"advance", "industry", "multiplier", "take", "repeat", "token", "face_up"})
+"""The step kinds that are parts of an action the player may order (RR-5.7)."""
 
 # ---- shared ---------------------------------------------------------------------------------
 
@@ -58,20 +61,29 @@ def trigger(state: State, seat: int, steps: Sequence[Step]) -> State:
     either way."""
     if not steps:
         return state
-    if state.options.benefits == "any_time":
-        for index, pending in enumerate(state.agenda):
-            if pending.kind == "action" and pending.seat == seat:
-                gains = [s for s in steps if s.kind == "gain"]
-                extra: list[Step] = []
-                for s in steps:
-                    if s.kind == "action":
-                        extra.extend(parts_of(s))
-                    elif s.kind != "gain":
-                        extra.append(s)
-                changed = pending.but(parts=(*parts_of(pending), *extra))
-                agenda = (*state.agenda[:index], changed, *state.agenda[index + 1 :])
-                return push(state.with_agenda(agenda), *gains)
-    return push(state, *steps)
+    if state.options.benefits != "any_time":
+        return push(state, *steps)
+    gains = [s for s in steps if s.kind == "gain"]
+    extra: list[Step] = []
+    for s in steps:
+        if s.kind == "action":
+            extra.extend(parts_of(s))
+        elif s.kind != "gain":
+            extra.append(s)
+    for index, pending in enumerate(state.agenda):
+        if pending.kind == "action" and pending.seat == seat:
+            changed = pending.but(parts=(*parts_of(pending), *extra))
+            agenda = (*state.agenda[:index], changed, *state.agenda[index + 1 :])
+            return push(state.with_agenda(agenda), *gains)
+        if pending.kind not in PARTS or pending.seat != seat:
+            break
+    # The parts still to do are alike (three black advancements) or none are left: the benefit and
+    # those parts become the action's remaining parts, in whatever order the player picks.
+    count = 0
+    while count < len(state.agenda) and state.agenda[count].kind in PARTS and state.agenda[count].seat == seat:
+        count += 1
+    rest = [*state.agenda[:count], *extra]
+    return push(state.with_agenda(state.agenda[count:]), *gains, *ordered_parts(seat, rest))
 
 
 def refuse_unless_listed(move: Any, legal: Sequence[Any], rule: str, reason: str) -> None:
