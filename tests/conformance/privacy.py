@@ -121,16 +121,27 @@ def _reproduces(entry: dict[str, Any], payload: dict[str, Any]) -> bool:
                       entry["prev"]) == entry["hash"]
 
 
+ATTEMPTS = 20
+"""Bot matches tried, with other bot seeds, until one makes a private choice: in some games a
+random bot makes one only now and then (a Russian Railroads final bonus card needs a token space)."""
+
+
 def _bot_record(case: Case, path: Path) -> tuple[list[tuple[int, Any]], dict[int, dict[str, Any]], Ringside]:
-    """A whole bot-played match: its moves (seat, move JSON) in order and its private choices."""
-    app = _open(path)
-    _create(app, case)
-    step = 0
-    while app.play_bot(MATCH, seed=step) is not None:
-        step += 1
+    """A whole bot-played match: its moves (seat, move JSON) in order and its private choices (the
+    first of `ATTEMPTS` matches, each with other bot seeds, that makes one)."""
+    for attempt in range(ATTEMPTS):
+        app = _open(path / str(attempt))
+        _create(app, case)
+        step = 0
+        while app.play_bot(MATCH, seed=step + 100_000 * attempt) is not None:
+            step += 1
+        private = dict(app.fold(MATCH).private)
+        if private or attempt == ATTEMPTS - 1:
+            break
+        app.close()
     moves = [(entry.payload["seat"], entry.payload["move"]) for entry in app.entries(MATCH)
              if entry.kind == "move"]
-    return moves, dict(app.fold(MATCH).private), app
+    return moves, private, app
 
 
 def check_private_record(case: Case, tmp: Path, report: PrivacyReport, per_kind: int = 1) -> None:
