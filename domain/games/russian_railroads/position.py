@@ -602,8 +602,9 @@ def _cards(state: State, position: RussianRailroadsPosition) -> State:
 
 
 def _locomotives(state: State, position: RussianRailroadsPosition) -> None:
-    """RR-1.2, RR-3.2, RR-3.7: no more locomotives of a value on the boards, in factories, in the pool
-    and in the stacks than the game has (one #9 lies on card C4 while it is face up)."""
+    """RR-1.2, less those RR-3.2 and RR-3.7 put back in the box: no more locomotives of a value on
+    the boards, in factories, in the pool and in the stacks than the game has (one #9 lies on card C4
+    while it is face up)."""
     components = state.components
     count = components.for_players(state.seats)
     values = sorted(components.locomotives, key=int)
@@ -621,8 +622,11 @@ def _locomotives(state: State, position: RussianRailroadsPosition) -> None:
                       and _card_with(components, "locomotive_card") in position.face_up_cards)
         held = position.stacks[value] + used[int(value)] + on_card
         if held > total:
-            raise _fail(f"stacks.{value}", "RR-3.2", f"the game has {total} #{value} locomotives, and {held} are "
-                                                     "in the stacks, on the boards, in factories and the pool")
+            back = f" ({count.locomotives_removed} went back to the box at setup)" \
+                if count.locomotives_removed else ""
+            raise _fail(f"stacks.{value}", "RR-1.2", f"{total} #{value} locomotives are in this game{back}, and "
+                                                     f"{held} are in the stacks, on the boards, in factories and "
+                                                     "the pool")
     for index, factory in enumerate(position.factory_pool):
         if not any(f.locomotive == factory for f in components.factories):
             raise _fail(f"factory_pool.{index}", "RR-1.2", f"there is no factory #{factory}")

@@ -279,8 +279,9 @@ def test_rr_7_3_no_more_locomotives_than_slots_and_rr_3_2_no_more_than_the_game_
     bad["players"][0]["locomotives"]["kiev"] = [10]
     refused(cfg, bad, "players.0.locomotives.kiev.0", "RR-1.2")
     bad = copy.deepcopy(position)
-    bad["stacks"]["8"] += 3  # 2 players: 4 - 2 of each value are in the game (RR-3.2)
-    refused(cfg, bad, "stacks.8", "RR-3.2")
+    bad["stacks"]["8"] += 3  # 2 players: 4 - 2 of each value are in the game (RR-3.7)
+    error = refused(cfg, bad, "stacks.8", "RR-1.2")
+    assert "2 #8 locomotives are in this game (2 went back to the box" in error.reason
     bad = copy.deepcopy(position)
     bad["players"][0]["factories"] = [None, *bad["players"][0]["factories"][:-1]]
     refused(cfg, bad, "players.0.factories.1", "RR-8.4")
