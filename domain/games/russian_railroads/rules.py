@@ -27,6 +27,7 @@ from . import moves as mv
 from .components import RussianRailroadsComponents, default_components
 from .moves import MOVE_ADAPTER
 from .options import RussianRailroadsOptions
+from .position import RussianRailroadsPosition, from_position, hide_position, position_of
 from .scoring import score_sheet
 from .state import State
 from .tasks import AGENDA
@@ -128,6 +129,17 @@ class RussianRailroadsRules(Ruleset[State, BaseModel]):
         rounds = components.for_players(config.seats).rounds
         setup = components.constants.final_bonus_removed + len(components.engineers) + config.seats * 4
         return setup + rounds * config.seats * 60 * 40
+
+    position_model: ClassVar[type[RussianRailroadsPosition]] = RussianRailroadsPosition
+
+    def position_of(self, state: State) -> dict[str, Any]:
+        return position_of(state)
+
+    def from_position(self, config: MatchConfig[State], position: Any) -> State:
+        return from_position(self.setup(config), position)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        return hide_position(position, viewer)
 
     def bots(self) -> dict[str, Bot]:
         return bots.bots(self)
