@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.games.russian_railroads.components import RussianRailroadsComponents, default_components
+from domain.games.russian_railroads.flow import starting_player
 from domain.games.russian_railroads.options import RussianRailroadsOptions
 from domain.games.russian_railroads.state import Player, State
 from domain.kernel.contract import MatchConfig
@@ -32,30 +33,8 @@ def config(seats: int = 4, options: RussianRailroadsOptions | None = None,
 
 
 def start_player(components: RussianRailroadsComponents, seats: int) -> Player:
-    """A seat after setup, before the starting bonus draft (RR-2.12 to RR-2.17)."""
-    count = components.for_players(seats)
-    first = components.railways[0].id
-    return Player(
-        tracks={railway.id: {"black": 1} for railway in components.railways},
-        locomotives={first: (components.constants.starting_locomotive,)},
-        factories=(None,) * components.constants.factory_slots,
-        markers=(0,),
-        multipliers=0,
-        workers=count.workers,
-        reserve=count.reserve,
-        gained_workers=0,
-        temporary=0,
-        black_worker=False,
-        black_in_supply=False,
-        rubles=count.rubles,
-        engineers=(),
-        tokens=(),
-        claimed=(),
-        revalued=False,
-        medal=False,
-        bonus_cards=(),
-        passed=False,
-    )
+    """A seat after setup, before the starting bonus draft (RR-2.12 to RR-2.17): the engine's own."""
+    return starting_player(components, seats)
 
 
 def tracks(**railways: Mapping[str, int]) -> dict[str, dict[str, int]]:
