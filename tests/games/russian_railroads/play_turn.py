@@ -23,7 +23,6 @@ from domain.kernel.errors import IllegalMoveError
 from .builders import table
 
 
-
 def at_turn(state: State, seat: int) -> State:
     """`state` with `seat` to take an action (RR-5.1), a parked turn of the same seat behind it."""
     parked = state.with_agenda((Step("turn", seat=seat), Step("turn", seat=seat, parked=True)))
