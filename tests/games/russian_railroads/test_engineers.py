@@ -52,11 +52,13 @@ def on_strip(players: dict[int, dict[str, Any]] | None = None, **at: str) -> Sta
 
 
 def test_rr_11_1_rr_11_2_the_four_player_strip_previews_changing_and_hiring() -> None:
+    """RR-11.1, RR-11.2: The four player strip previews changing and hiring."""
     assert SLOTS == ["preview", "preview", "preview", "preview", "changing", "changing", "hire"]
     assert [s.deck for s in COMPONENTS.for_players(4).engineer_slots] == ["X"] * 4 + ["Y"] * 3
 
 
 def test_ex_15_rr_11_4_a_changing_engineer_is_a_board_space_for_everyone() -> None:
+    """EX-15, RR-11.4: A changing engineer is a board space for everyone."""
     state = on_strip(**{f"s{LEFT}": MULTIPLIER_3VP.id})
     before = state.players[0].workers
     state = play(at_turn(state, 0), pay(MULTIPLIER_3VP, space="engineer_left"))
@@ -70,18 +72,21 @@ def test_ex_15_rr_11_4_a_changing_engineer_is_a_board_space_for_everyone() -> No
 
 
 def test_rr_11_4_rr_5_5_a_changing_engineer_must_be_performed_in_full() -> None:
+    """RR-11.4, RR-5.5: A changing engineer must be performed in full."""
     state = at_turn(on_strip({0: {"multipliers": 8, "rubles": 3}}, **{f"s{RIGHT}": MULTIPLIER_3VP.id}), 0)
     assert "engineer_right" not in places(state)
     refused(state, pay(MULTIPLIER_3VP, space="engineer_right"), "RR-5.5")
 
 
 def test_rr_11_4_an_empty_changing_space_cannot_be_used() -> None:
+    """RR-11.4: An empty changing space cannot be used."""
     state = at_turn(on_strip(), 0)
     assert "engineer_left" not in places(state)
     refused(state, mv.Place(space="engineer_left", workers=1), "RR-11.4")
 
 
 def test_rr_11_3_preview_engineers_cannot_be_used_or_hired() -> None:
+    """RR-11.3: Preview engineers cannot be used or hired."""
     state = at_turn(on_strip(s0=BLACK_3VP.id), 0)
     assert BLACK_3VP.id not in places(state)
     refused(state, pay(BLACK_3VP), "RR-11.6")
@@ -89,6 +94,7 @@ def test_rr_11_3_preview_engineers_cannot_be_used_or_hired() -> None:
 
 
 def test_ex_14_rr_11_5_hiring_takes_the_engineer_for_one_ruble() -> None:
+    """EX-14, RR-11.5: Hiring takes the engineer for one ruble."""
     state = play(at_turn(on_strip(**{f"s{HIRE}": BLACK_3VP.id}), 0), mv.Place(space="hire", rubles=1))
     player = state.players[0]
     assert player.engineers == (BLACK_3VP.id,)
@@ -100,6 +106,7 @@ def test_ex_14_rr_11_5_hiring_takes_the_engineer_for_one_ruble() -> None:
 
 
 def test_rr_11_6_rr_11_7_an_own_engineer_is_used_like_a_board_space_in_the_round_it_was_hired() -> None:
+    """RR-11.6, RR-11.7: An own engineer is used like a board space in the round it was hired."""
     state = play(at_turn(on_strip(**{f"s{HIRE}": BLACK_3VP.id}), 0), mv.Place(space="hire", rubles=1))
     state = play(at_turn(state.with_agenda(()), 0), pay(BLACK_3VP), mv.Advance(railway=TS, colour="black"))
     assert state.players[0].tracks[TS]["black"] == 2
@@ -108,6 +115,7 @@ def test_rr_11_6_rr_11_7_an_own_engineer_is_used_like_a_board_space_in_the_round
 
 
 def test_rr_11_6_amb_16_an_own_engineer_once_a_round_and_nobody_else_s() -> None:
+    """RR-11.6, AMB-16: An own engineer once a round and nobody else's."""
     start = table(4, {0: {"engineers": (BLACK_3VP.id,)}})
     once = play(at_turn(start, 0), pay(BLACK_3VP), mv.Advance(railway=TS, colour="black")).with_agenda(())
     assert BLACK_3VP.id not in places(at_turn(once, 0))
@@ -119,6 +127,7 @@ def test_rr_11_6_amb_16_an_own_engineer_once_a_round_and_nobody_else_s() -> None
 
 
 def test_amb_16_option_unlimited_own_engineer_uses() -> None:
+    """AMB-16: Option unlimited own engineer uses."""
     options = RussianRailroadsOptions(own_engineers="unlimited")
     start = table(4, {0: {"engineers": (BLACK_3VP.id,)}}, options=options)
     once = play(at_turn(start, 0), pay(BLACK_3VP), mv.Advance(railway=TS, colour="black")).with_agenda(())
@@ -128,6 +137,7 @@ def test_amb_16_option_unlimited_own_engineer_uses() -> None:
 
 
 def test_rr_11_8_rr_22_16_an_own_engineer_is_performed_as_far_as_possible() -> None:
+    """RR-11.8, RR-22.16: An own engineer is performed as far as possible."""
     # the industry marker stands before an empty gap: the industry half cannot be done
     blocked = {"markers": (4,), "rubles": 3}
     own = table(4, {0: {**blocked, "engineers": (INDUSTRY_BLACK.id,)}})
@@ -145,6 +155,7 @@ def test_rr_11_8_rr_22_16_an_own_engineer_is_performed_as_far_as_possible() -> N
 
 
 def test_rr_11_8_an_own_engineer_that_can_do_nothing_is_still_a_legal_action() -> None:
+    """RR-11.8: An own engineer that can do nothing is still a legal action."""
     own = table(4, {0: {"multipliers": 8, "engineers": (MULTIPLIER_3VP.id,)}})
     state = play(at_turn(own, 0), pay(MULTIPLIER_3VP))
     assert state.players[0].multipliers == 8
@@ -152,6 +163,7 @@ def test_rr_11_8_an_own_engineer_that_can_do_nothing_is_still_a_legal_action() -
 
 
 def test_rr_11_10_rr_15_4_cleanup_moves_engineers_right_and_boxes_the_unhired_one() -> None:
+    """RR-11.10, RR-15.4: Cleanup moves engineers right and boxes the unhired one."""
     ids = [e.id for e in COMPONENTS.engineers[:7]]
     state = table(4, strip=tuple(ids))
     cleaned = with_steps(state, Step("cleanup"))
@@ -161,6 +173,7 @@ def test_rr_11_10_rr_15_4_cleanup_moves_engineers_right_and_boxes_the_unhired_on
 
 
 def test_rr_15_4_after_a_hire_the_strip_still_moves_right() -> None:
+    """RR-15.4: After a hire the strip still moves right."""
     ids = [e.id for e in COMPONENTS.engineers[:7]]
     hired = play(at_turn(table(4, {0: {"rubles": 1}}, strip=tuple(ids)), 0), mv.Place(space="hire", rubles=1))
     cleaned = with_steps(hired.with_agenda(()), Step("cleanup"))

@@ -49,12 +49,14 @@ def seat0(**changes: Any) -> Any:
 
 
 def test_rr_9_2_amb_13_the_default_lane_has_four_spaces_then_five_gaps() -> None:
+    """RR-9.2, AMB-13: The default lane has four spaces then five gaps."""
     assert [p.vp for p in LANE[:5]] == [0, 1, 2, 3, 5]
     assert GAPS == [5, 7, 9, 11, 13]
     assert TOKEN_SPACE == 10 and LANE[TOKEN_SPACE].vp is None
 
 
 def test_ex_11_rr_9_1_top_industry_space_one_worker_one_advancement() -> None:
+    """EX-11, RR-9.1: Top industry space one worker one advancement."""
     state = place(table(4), 0, "industry_1", 1)
     assert state.players[0].markers == (1,)
     assert state.players[0].workers == 4
@@ -62,12 +64,14 @@ def test_ex_11_rr_9_1_top_industry_space_one_worker_one_advancement() -> None:
 
 
 def test_rr_9_1_middle_industry_space_two_workers_two_advancements() -> None:
+    """RR-9.1: Middle industry space two workers two advancements."""
     state = place(table(4), 0, "industry_2", 2)
     assert state.players[0].markers == (2,)
     assert state.players[0].workers == 3
 
 
 def test_rr_9_1_bottom_industry_space_one_industry_and_one_black() -> None:
+    """RR-9.1: Bottom industry space one industry and one black."""
     state = play(at_turn(table(4), 0), mv.Place(space="industry_black", workers=2), mv.NextPart(part="industry"),
                  mv.Advance(railway=TS, colour="black"))
     player = state.players[0]
@@ -79,6 +83,7 @@ def test_rr_9_1_bottom_industry_space_one_industry_and_one_black() -> None:
 
 
 def test_rr_9_3_rr_9_7_an_empty_gap_stops_the_marker_and_the_board_space_is_refused() -> None:
+    """RR-9.3, RR-9.7: An empty gap stops the marker and the board space is refused."""
     state = at_turn(seat0(markers=(4,)), 0)
     assert "industry_1" not in places(state)
     assert "industry_2" not in places(state)
@@ -88,12 +93,14 @@ def test_rr_9_3_rr_9_7_an_empty_gap_stops_the_marker_and_the_board_space_is_refu
 
 
 def test_rr_9_7_rr_5_5_two_advancements_with_room_for_one_is_refused() -> None:
+    """RR-9.7, RR-5.5: Two advancements with room for one is refused."""
     state = at_turn(seat0(markers=(3,)), 0)
     assert "industry_1" in places(state)
     refused(state, mv.Place(space="industry_2", workers=2), "RR-5.5")
 
 
 def test_amb_13_reading_a_puts_the_first_gap_one_place_earlier() -> None:
+    """AMB-13: Reading a puts the first gap one place earlier."""
     options = RussianRailroadsOptions(industry_first_gap="after_start_and_three")
     state = at_turn(table(4, {0: {"markers": (3,)}}, options=options), 0)
     assert "industry_1" not in places(state)
@@ -106,6 +113,7 @@ def test_amb_13_reading_a_puts_the_first_gap_one_place_earlier() -> None:
 
 
 def test_ex_12_rr_9_3_a_factory_opens_its_gap_and_the_space_after_it() -> None:
+    """EX-12, RR-9.3: A factory opens its gap and the space after it."""
     state = place(seat0(markers=(4,), factories=factories(1)), 0, "industry_2", 2)
     assert state.players[0].markers == (GAPS[0] + 1,)
     assert LANE[state.players[0].markers[0]].vp == 10
@@ -114,6 +122,7 @@ def test_ex_12_rr_9_3_a_factory_opens_its_gap_and_the_space_after_it() -> None:
 
 
 def test_ex_13_rr_9_6_the_factory_benefit_comes_before_the_second_advancement() -> None:
+    """EX-13, RR-9.6: The factory benefit comes before the second advancement."""
     start = seat0(markers=(4,), factories=factories(1, value=TWO_ANY))
     state = play(at_turn(start, 0), mv.Place(space="industry_2", workers=2))
     # the first advancement entered the factory; its 2 track advancements are asked for now,
@@ -127,6 +136,7 @@ def test_ex_13_rr_9_6_the_factory_benefit_comes_before_the_second_advancement() 
 
 
 def test_amb_35_reading_b_the_benefit_joins_the_parts_still_to_do() -> None:
+    """AMB-35: Reading b the benefit joins the parts still to do."""
     options = RussianRailroadsOptions(benefits="any_time")
     start = table(4, {0: {"markers": (4,), "factories": factories(1, value=TWO_ANY)}}, options=options)
     state = play(at_turn(start, 0), mv.Place(space="industry_2", workers=2))
@@ -139,6 +149,7 @@ def test_amb_35_reading_b_the_benefit_joins_the_parts_still_to_do() -> None:
 
 
 def test_rr_9_6_amb_14_a_benefit_usable_in_part_is_done_in_part_and_the_action_stays_legal() -> None:
+    """RR-9.6, AMB-14: A benefit usable in part is done in part and the action stays legal."""
     start = seat0(markers=(4,), factories=factories(1, value=TWO_MULTIPLIERS), multipliers=7)
     state = place(start, 0, "industry_1", 1)
     assert state.players[0].markers == (GAPS[0],)
@@ -147,6 +158,7 @@ def test_rr_9_6_amb_14_a_benefit_usable_in_part_is_done_in_part_and_the_action_s
 
 
 def test_rr_9_6_amb_14_an_unusable_benefit_is_lost_not_a_reason_to_refuse() -> None:
+    """RR-9.6, AMB-14: An unusable benefit is lost not a reason to refuse."""
     start = seat0(markers=(4,), factories=factories(1, value=TWO_MULTIPLIERS), multipliers=8)
     assert "industry_1" in places(at_turn(start, 0))
     state = place(start, 0, "industry_1", 1)
@@ -156,6 +168,7 @@ def test_rr_9_6_amb_14_an_unusable_benefit_is_lost_not_a_reason_to_refuse() -> N
 
 
 def test_rr_9_4_the_last_space_needs_all_five_factories() -> None:
+    """RR-9.4: The last space needs all five factories."""
     four = seat0(markers=(GAPS[4] - 1,), factories=factories(1, 2, 3, 4))
     assert "industry_1" not in places(at_turn(four, 0))
     five = place(seat0(markers=(GAPS[4] - 1,), factories=factories(1, 2, 3, 4, 5)), 0, "industry_2", 2)
@@ -167,12 +180,14 @@ def test_rr_9_4_the_last_space_needs_all_five_factories() -> None:
 
 
 def test_rr_9_7_the_end_of_the_track_stops_the_marker() -> None:
+    """RR-9.7: The end of the track stops the marker."""
     state = at_turn(seat0(markers=(LAST,), factories=factories(1, 2, 3, 4, 5)), 0)
     assert "industry_1" not in places(state)
     refused(state, mv.Place(space="industry_1", workers=1), "RR-5.5")
 
 
 def test_rr_9_5_amb_15_a_marker_never_enters_the_other_markers_space() -> None:
+    """RR-9.5, AMB-15: A marker never enters the other marker's space."""
     # marker 0 on 3 is blocked by marker 1 on 4; marker 1 is blocked by the empty gap
     blocked = at_turn(seat0(markers=(3, 4)), 0)
     refused(blocked, mv.Place(space="industry_1", workers=1), "RR-5.5")
@@ -186,6 +201,7 @@ def test_rr_9_5_amb_15_a_marker_never_enters_the_other_markers_space() -> None:
 
 
 def test_rr_9_5_amb_15_each_advancement_moves_one_marker_one_space() -> None:
+    """RR-9.5, AMB-15: Each advancement moves one marker one space."""
     state = play(at_turn(seat0(markers=(2, 0)), 0), mv.Place(space="industry_2", workers=2))
     assert set(legal(state)) == {mv.MoveMarker(marker=0), mv.MoveMarker(marker=1)}
     state = play(state, mv.MoveMarker(marker=1))
@@ -195,6 +211,7 @@ def test_rr_9_5_amb_15_each_advancement_moves_one_marker_one_space() -> None:
 
 
 def test_rr_13_10_rr_9_8_the_industrial_token_space_gives_a_token_once() -> None:
+    """RR-13.10, RR-9.8: The industrial token space gives a token once."""
     start = seat0(markers=(TOKEN_SPACE - 2,), factories=factories(1, 2, 3))
     state = play(at_turn(start, 0), mv.Place(space="industry_2", workers=2))
     assert state.players[0].markers == (TOKEN_SPACE,)
@@ -208,6 +225,7 @@ def test_rr_13_10_rr_9_8_the_industrial_token_space_gives_a_token_once() -> None
 
 
 def test_rr_13_10_the_second_marker_gets_no_token_there() -> None:
+    """RR-13.10: The second marker gets no token there."""
     start = seat0(markers=(GAPS[3] + 1, TOKEN_SPACE - 1), factories=factories(1, 2, 3, 4),
                   tokens=("T3",), claimed=("industry",))
     state = place(start, 0, "industry_1", 1)
@@ -227,7 +245,7 @@ def reachable_end(filled: set[int]) -> int:
 @settings(max_examples=25, deadline=None)
 @given(st.sets(st.integers(1, 5)))
 def test_rr_9_3_rr_9_6_property_top_space_until_blocked(filled: set[int]) -> None:
-    """Taking the top industry space again and again moves the marker up to the first empty gap
+    """RR-9.3, RR-9.6: Taking the top industry space again and again moves the marker up to the first empty gap
     exactly, gains each passed factory's ruble once, and then the space is refused (RR-9.7)."""
     state = seat0(markers=(0,), factories=factories(*filled), workers=20)
     moves = 0

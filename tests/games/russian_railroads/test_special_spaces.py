@@ -35,6 +35,7 @@ def specials_of(railway: str) -> dict[int, Any]:
 
 
 def test_rr_13_1_the_special_spaces_and_their_conditions_match_the_digest() -> None:
+    """RR-13.1: The special spaces and their conditions match the digest."""
     found = {(r, s.space, s.track, s.locomotive, s.benefit) for r in RAILWAY for s in RAILWAY[r].specials}
     assert found == {
         (TS, 2, "black", False, "tracks"), (TS, 6, "black", False, "tracks"), (TS, 10, "black", False, "tracks"),
@@ -100,6 +101,7 @@ def worker_gained(before: State, after: State) -> bool:
 ])
 def test_rr_13_2_rr_6_7_ex_2_ts_black_reaching_2_6_10_gives_new_tracks(space: str, colour: str,
                                                                       railways: list[str]) -> None:
+    """RR-13.2, RR-6.7, EX-2: TS black reaching 2 6 10 gives new tracks."""
     start = table(4, {0: {"tracks": developed(int(space) - 1), "claimed": claimed_below(int(space) - 1)}})
     state = advance(start, TS, "black")
     tracks = state.players[0].tracks
@@ -109,6 +111,7 @@ def test_rr_13_2_rr_6_7_ex_2_ts_black_reaching_2_6_10_gives_new_tracks(space: st
 
 
 def test_rr_6_8_black_on_sp_or_kv_reaching_2_or_6_gives_nothing() -> None:
+    """RR-6.8: Black on SP or kv reaching 2 or 6 gives nothing."""
     start = table(4, {0: {"tracks": developed(1, st_petersburg={"black": 1}), "reserve": 2}})
     state = advance(start, SP, "black")
     assert state.players[0].tracks[SP] == {"black": 2}
@@ -116,6 +119,7 @@ def test_rr_6_8_black_on_sp_or_kv_reaching_2_or_6_gives_nothing() -> None:
 
 
 def test_rr_13_3_rr_13_4_ts_15_gives_white_up_to_two_advancements_and_the_terminus() -> None:
+    """RR-13.3, RR-13.4: TS 15 gives white up to two advancements and the terminus."""
     start = table(4, {0: {"tracks": developed(14, trans_siberian={"grey": 8, "brown": 6, "beige": 3}),
                           "claimed": claimed_below(14)}})
     state = advance(start, TS, "black")
@@ -130,6 +134,7 @@ def test_rr_13_3_rr_13_4_ts_15_gives_white_up_to_two_advancements_and_the_termin
 
 
 def test_rr_13_3_white_advancements_that_cannot_be_made_are_lost() -> None:
+    """RR-13.3: White advancements that cannot be made are lost."""
     start = table(4, {0: {"tracks": developed(14, trans_siberian={"grey": 8, "brown": 6, "beige": 2}),
                           "claimed": claimed_below(14)}})
     state = advance(start, TS, "black")
@@ -143,6 +148,7 @@ def test_rr_13_3_white_advancements_that_cannot_be_made_are_lost() -> None:
 
 
 def test_rr_13_3_the_white_advancements_may_be_declined() -> None:
+    """RR-13.3: The white advancements may be declined."""
     start = table(4, {0: {"tracks": developed(14, trans_siberian={"grey": 8, "brown": 6, "beige": 3}),
                           "claimed": claimed_below(14)}})
     state = play(advance(start, TS, "black"), mv.Decline())
@@ -152,6 +158,7 @@ def test_rr_13_3_the_white_advancements_may_be_declined() -> None:
 
 @pytest.mark.parametrize("railway", [TS, SP, KV])
 def test_rr_13_4_a_black_track_on_the_last_space_gives_10_vp_once(railway: str) -> None:
+    """RR-13.4: A black track on the last space gives 10 VP once."""
     last = RAILWAY[railway].spaces
     ts_black = last - 1 if railway == TS else 9
     lines = {railway: {"black": last - 1}} if railway != TS else {}
@@ -168,6 +175,7 @@ def test_rr_13_4_a_black_track_on_the_last_space_gives_10_vp_once(railway: str) 
 
 
 def test_rr_13_5_kv_7_black_gives_a_worker_from_the_reserve_usable_at_once() -> None:
+    """RR-13.5: KV 7 black gives a worker from the reserve usable at once."""
     start = table(4, {0: {"tracks": developed(1, kiev={"black": 6}), "workers": 1}})
     state = advance(start, KV, "black")
     player = state.players[0]
@@ -185,6 +193,7 @@ def brown_to_3(locomotives: tuple[int, ...]) -> State:
 
 
 def test_ex_20_rr_13_6_ts_3_needs_brown_and_the_ts_locomotives_both() -> None:
+    """EX-20, RR-13.6: TS 3 needs brown and the TS locomotives both."""
     reached = brown_to_3((2, 1))
     state = advance(reached, TS, "brown")
     assert worker_gained(reached, state)
@@ -195,6 +204,7 @@ def test_ex_20_rr_13_6_ts_3_needs_brown_and_the_ts_locomotives_both() -> None:
 
 
 def test_amb_31_rr_13_6_a_locomotive_placement_meets_the_last_condition() -> None:
+    """AMB-31, RR-13.6: A locomotive placement meets the last condition."""
     short = advance(brown_to_3((1,)), TS, "brown")
     assert short.players[0].reserve == 2
     state = play(at_turn(evolve(short, agenda=(), placements=()), 0), mv.Place(space="locomotive_1", workers=1))
@@ -205,6 +215,7 @@ def test_amb_31_rr_13_6_a_locomotive_placement_meets_the_last_condition() -> Non
 
 
 def test_rr_13_12_both_new_worker_spaces_empty_the_reserve_exactly() -> None:
+    """RR-13.12: Both new worker spaces empty the reserve exactly."""
     tracks = developed(6, trans_siberian={"black": 6, "grey": 5, "brown": 2}, kiev={"black": 6})
     start = table(4, {0: {"tracks": tracks, "claimed": claimed_below(6), "locomotives": {TS: (2, 1)}}})
     state = advance(start, TS, "brown")
@@ -223,6 +234,7 @@ TOKEN_ROWS = [
 @pytest.mark.parametrize(("railway", "space", "lines", "locomotives", "ts_black"), TOKEN_ROWS)
 def test_rr_13_9_rr_13_11_token_spaces_give_one_unused_token_once(railway: str, space: int, lines: Any,
                                                                   locomotives: Any, ts_black: int) -> None:
+    """RR-13.9, RR-13.11: Token spaces give one unused token once."""
     claimed = claimed_below(ts_black, **{railway: space})
     start = table(4, {0: {"tracks": developed(ts_black, **lines), "locomotives": locomotives,
                           "claimed": claimed, "tokens": ("T3",)}})
@@ -241,6 +253,7 @@ def test_rr_13_9_rr_13_11_token_spaces_give_one_unused_token_once(railway: str, 
 
 
 def test_ex_22_rr_13_9_sp_black_on_4_and_a_5_on_sp_give_a_token_and_its_benefit() -> None:
+    """EX-22, RR-13.9: SP black on 4 and a 5 on SP give a token and its benefit."""
     start = table(4, {0: {"tracks": developed(1, st_petersburg={"black": 3}), "locomotives": {TS: (1,), SP: (5,)}}})
     state = advance(start, SP, "black")
     state = play(state, mv.ChooseToken(token="T5"))
@@ -249,6 +262,7 @@ def test_ex_22_rr_13_9_sp_black_on_4_and_a_5_on_sp_give_a_token_and_its_benefit(
 
 
 def test_rr_13_9_without_the_locomotive_no_token_until_one_arrives_amb_31() -> None:
+    """RR-13.9: Without the locomotive no token until one arrives."""
     start = table(4, {0: {"tracks": developed(1, st_petersburg={"black": 3})}}, stacks={
         **table(4).stacks, "2": 0, "3": 0})
     state = advance(start, SP, "black")
@@ -266,6 +280,7 @@ def scoring(state: State) -> State:
 
 
 def test_ex_21_rr_13_8_kv_black_reaching_3_with_a_3_gives_6_in_each_scoring() -> None:
+    """EX-21, RR-13.8: KV black reaching 3 with a 3 gives 6 in each scoring."""
     start = table(4, {0: {"tracks": developed(1, kiev={"black": 2}), "locomotives": {TS: (1,), KV: (3,)}}})
     state = advance(start, KV, "black")
     assert parked(state)
@@ -274,6 +289,7 @@ def test_ex_21_rr_13_8_kv_black_reaching_3_with_a_3_gives_6_in_each_scoring() ->
 
 
 def test_rr_13_7_rr_13_13_sp_grey_reaching_7_doubles_sp_from_then_on() -> None:
+    """RR-13.7, RR-13.13: SP grey reaching 7 doubles SP from then on."""
     tracks = developed(2, st_petersburg={"black": 9, "grey": 6})
     claimed = (*claimed_below(2, st_petersburg=7), board.terminus_key(RAILWAY[SP]))
     start = table(4, {0: {"tracks": tracks, "locomotives": {TS: (1,), SP: (7,)}, "claimed": claimed}})
@@ -288,7 +304,7 @@ def test_rr_13_7_rr_13_13_sp_grey_reaching_7_doubles_sp_from_then_on() -> None:
 @settings(max_examples=20, deadline=None)
 @given(st.lists(st.sampled_from([TS, SP, KV]), min_size=1, max_size=14))
 def test_rr_6_7_rr_13_1_property_black_advancements_never_give_a_benefit_twice(railways: list[str]) -> None:
-    """Black advancements on any railways, one a turn: the new colours are exactly those of the TS
+    """RR-6.7, RR-13.1: Black advancements on any railways, one a turn: the new colours are exactly those of the TS
     thresholds passed, each space is claimed at most once, and each terminus pays 10 VP once."""
     state = table(4, {0: {"workers": 30}})
     for railway in railways:

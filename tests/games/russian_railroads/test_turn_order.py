@@ -43,6 +43,7 @@ def pass_lines(state: State) -> list[tuple[int, int]]:
 
 
 def test_ex_16_rr_12_1_turn_order_positions_not_seats_and_back_to_first() -> None:
+    """EX-16, RR-12.1: Turn order positions not seats and back to first."""
     state = round_of(table(4))
     state, seats = turns(state, take("industry_1"), take("rubles"), take("multiplier"), take("temporary_workers"))
     assert seats == [YELLOW, BLUE, GREEN, RED]
@@ -50,6 +51,7 @@ def test_ex_16_rr_12_1_turn_order_positions_not_seats_and_back_to_first() -> Non
 
 
 def test_rr_12_1_rr_12_3_the_order_follows_positions_and_skips_who_passed() -> None:
+    """RR-12.1, RR-12.3: The order follows positions and skips who passed."""
     state = round_of(table(4, positions=(3, 1, 4, 2)))  # order: Blue, Red, Yellow, Green
     state, seats = turns(state, take("industry_1"), mv.Pass(), take("rubles"), take("multiplier"),
                          take("industry_2", 2), take("temporary_workers"))
@@ -59,6 +61,7 @@ def test_rr_12_1_rr_12_3_the_order_follows_positions_and_skips_who_passed() -> N
 
 
 def test_rr_12_4_passing_gains_the_vp_on_the_card_s_back() -> None:
+    """RR-12.4: Passing gains the VP on the card's back."""
     state = round_of(table(4))
     state, _ = turns(state, mv.Pass(), mv.Pass(), mv.Pass())
     assert pass_lines(state) == [(BLUE, PASS_VP[1]), (GREEN, PASS_VP[2])]  # position 1 shows 0: no line
@@ -68,6 +71,7 @@ def test_rr_12_4_passing_gains_the_vp_on_the_card_s_back() -> None:
 
 
 def test_rr_12_2_the_action_phase_ends_when_everyone_has_passed() -> None:
+    """RR-12.2: The action phase ends when everyone has passed."""
     state = round_of(table(4))
     state, _ = turns(state, take("industry_1"), mv.Pass(), mv.Pass(), mv.Pass(), mv.Pass())
     assert pass_lines(state) == [(BLUE, PASS_VP[1]), (GREEN, PASS_VP[2]), (RED, PASS_VP[3])]
@@ -78,6 +82,7 @@ def test_rr_12_2_the_action_phase_ends_when_everyone_has_passed() -> None:
 
 
 def test_rr_12_7_rr_12_8_who_may_claim_which_turn_order_space() -> None:
+    """RR-12.7, RR-12.8: Who may claim which turn order space."""
     state = at_turn(table(4), YELLOW)  # Yellow is first
     refused(state, take("turn_order_1"), "RR-12.8")
     assert "turn_order_2" in {m.space for m in legal(state) if isinstance(m, mv.Place)}
@@ -89,6 +94,7 @@ def test_rr_12_7_rr_12_8_who_may_claim_which_turn_order_space() -> None:
 
 
 def test_rr_3_11_two_players_the_first_may_claim_first_and_only_that_space_exists() -> None:
+    """RR-3.11: Two players the first may claim first and only that space exists."""
     state = at_turn(table(2), 0)
     spaces = {m.space for m in legal(state) if isinstance(m, mv.Place)}
     assert "turn_order_1" in spaces and "turn_order_2" not in spaces
@@ -98,6 +104,7 @@ def test_rr_3_11_two_players_the_first_may_claim_first_and_only_that_space_exist
 
 
 def test_rr_12_9_amb_17_a_ruble_on_a_turn_order_space_swaps_with_an_own_worker() -> None:
+    """RR-12.9, AMB-17: A ruble on a turn order space swaps with an own worker."""
     state = play(at_turn(table(4), BLUE), take("industry_1")).with_agenda(())
     state = play(at_turn(state, BLUE), mv.Place(space="turn_order_1", rubles=1))
     assert state.placements == (Placement("industry_1", BLUE, 0, 0, 0, 1), Placement("turn_order_1", BLUE, 1))
@@ -105,6 +112,7 @@ def test_rr_12_9_amb_17_a_ruble_on_a_turn_order_space_swaps_with_an_own_worker()
 
 
 def test_rr_12_9_rr_10_11_a_temporary_worker_on_a_turn_order_space_swaps_too() -> None:
+    """RR-12.9, RR-10.11: A temporary worker on a turn order space swaps too."""
     state = play(at_turn(table(4), BLUE), take("temporary_workers")).with_agenda(())
     state = play(at_turn(state, BLUE), mv.Place(space="turn_order_1", temporary=1))
     assert state.placements == (Placement("temporary_workers", BLUE, 0, 1), Placement("turn_order_1", BLUE, 1))
@@ -112,6 +120,7 @@ def test_rr_12_9_rr_10_11_a_temporary_worker_on_a_turn_order_space_swaps_too() -
 
 
 def test_rr_12_9_amb_17_without_an_own_worker_elsewhere_the_swap_is_impossible() -> None:
+    """RR-12.9, AMB-17: Without an own worker elsewhere the swap is impossible."""
     state = at_turn(table(4, {BLUE: {"rubles": 2}}), BLUE)
     refused(state, mv.Place(space="turn_order_1", rubles=1), "RR-12.9")
     paid_in_rubles = play(state, mv.Place(space="industry_1", rubles=1)).with_agenda(())
@@ -136,22 +145,26 @@ def claim_round(start: State, first: int | None, second: int | None) -> State:
 
 
 def test_ex_17_rr_12_10_claimers_take_the_first_places_the_others_keep_their_order() -> None:
+    """EX-17, RR-12.10: Claimers take the first places the others keep their order."""
     state = claim_round(table(4), first=GREEN, second=RED)
     assert state.positions == (3, 4, 1, 2)  # Green 1, Red 2, Yellow 3, Blue 4
 
 
 def test_ex_18_rr_12_11_first_player_claiming_second_with_no_first_claim_changes_nothing() -> None:
+    """EX-18, RR-12.11: First player claiming second with no first claim changes nothing."""
     state = claim_round(table(4), first=None, second=YELLOW)
     assert state.positions == (1, 2, 3, 4)
 
 
 def test_amb_18_rr_12_10_formal_reorganisation_cases() -> None:
+    """AMB-18, RR-12.10: Formal reorganisation cases."""
     assert claim_round(table(4), first=GREEN, second=None).positions == (2, 3, 1, 4)
     assert claim_round(table(4), first=RED, second=YELLOW).positions == (2, 3, 4, 1)
     assert claim_round(table(4, positions=(4, 3, 2, 1)), first=YELLOW, second=BLUE).positions == (1, 2, 4, 3)
 
 
 def test_rr_12_12_the_new_order_plays_from_the_next_round() -> None:
+    """RR-12.12: The new order plays from the next round."""
     state = claim_round(table(4), first=RED, second=None)
     assert state.positions == (2, 3, 4, 1)
     nxt = round_of(evolve(state, over=False), 2)
@@ -162,8 +175,8 @@ def test_rr_12_12_the_new_order_plays_from_the_next_round() -> None:
 @given(st.permutations(range(4)), st.sampled_from([None, 0, 1, 2, 3]), st.sampled_from([None, 0, 1, 2, 3]))
 def test_amb_18_rr_12_10_rr_12_11_property_reorganisation(order: list[int], first: int | None,
                                                           second: int | None) -> None:
-    """Whoever claims takes that position and the others keep their relative order behind, except
-    in the special case (RR-12.11); the positions are always a permutation of 1..4."""
+    """AMB-18, RR-12.10, RR-12.11: whoever claims takes that position and the others keep their
+    relative order behind, except in the special case; the positions stay a permutation of 1..4."""
     positions = tuple(order.index(seat) + 1 for seat in range(4))
     if first is not None and positions[first] == 1:
         first = None  # RR-12.8: not the space below one's own position
@@ -202,6 +215,7 @@ def to_reuse(state: State, claimer: int = RED) -> State:
 
 
 def test_ex_19_rr_12_13_the_turn_order_worker_moves_to_the_brown_space_before_scoring() -> None:
+    """EX-19, RR-12.13: The turn order worker moves to the brown space before scoring."""
     state = to_reuse(reuse_table())
     assert seat_to_move(state) == RED
     assert state.positions[RED] == 1  # reorganised already
@@ -216,6 +230,7 @@ def test_ex_19_rr_12_13_the_turn_order_worker_moves_to_the_brown_space_before_sc
 
 
 def test_rr_12_14_amb_20_where_the_turn_order_worker_may_go() -> None:
+    """RR-12.14, AMB-20: Where the turn order worker may go."""
     state = to_reuse(reuse_table())
     moves = legal(state)
     spaces = {m.space for m in moves if isinstance(m, mv.Place)}
@@ -231,6 +246,7 @@ def test_rr_12_14_amb_20_where_the_turn_order_worker_may_go() -> None:
 
 
 def test_rr_12_15_the_moved_worker_is_own_colour_never_the_black_worker() -> None:
+    """RR-12.15: The moved worker is own colour never the black worker."""
     start = reuse_table()
     start = start.with_player(RED, black_worker=True, black_in_supply=True)
     state = to_reuse(start)
@@ -238,6 +254,7 @@ def test_rr_12_15_the_moved_worker_is_own_colour_never_the_black_worker() -> Non
 
 
 def test_rr_12_14_the_reusable_space_is_open_to_the_moved_worker_even_when_used() -> None:
+    """RR-12.14: The reusable space is open to the moved worker even when used."""
     state = to_reuse(reuse_table().with_player(YELLOW, workers=5))
     assert "black_or_grey" in {m.space for m in legal(state) if isinstance(m, mv.Place)}
     state = play(state, take("black_or_grey"), mv.Advance(railway=TS, colour="black"))
@@ -245,6 +262,7 @@ def test_rr_12_14_the_reusable_space_is_open_to_the_moved_worker_even_when_used(
 
 
 def test_rr_12_13_the_second_space_s_claimer_moves_first() -> None:
+    """RR-12.13: The second space's claimer moves first."""
     state = round_of(table(4))
     state, _ = turns(state, mv.Pass(), mv.Pass(), take("turn_order_1"), take("turn_order_2"))
     while not (state.agenda and state.agenda[0].kind == "reuse_worker"):
@@ -261,6 +279,7 @@ def test_rr_12_13_the_second_space_s_claimer_moves_first() -> None:
 
 
 def test_rr_16_1_rr_16_3_no_turn_order_claims_in_the_last_round() -> None:
+    """RR-16.1, RR-16.3: No turn order claims in the last round."""
     last = table(4, round=COMPONENTS.for_players(4).rounds)
     refused(at_turn(last, GREEN), take("turn_order_1"), "RR-16.1")
     state = claim_round(last, first=None, second=None)
