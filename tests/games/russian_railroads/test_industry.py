@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from domain.games.russian_railroads import moves as mv
 from domain.games.russian_railroads.components import default_components
 from domain.games.russian_railroads.options import RussianRailroadsOptions
+from domain.kernel.agenda import Step
 from domain.kernel.values import evolve
 
 from .builders import TS, table
-from .play_turn import at_turn, immediate, legal, parked, place, places, play, refused
+from .play_turn import at_turn, immediate, legal, parked, place, places, play, refused, with_steps
 
 COMPONENTS = default_components()
 LANE = COMPONENTS.industry
@@ -257,3 +258,97 @@ def test_rr_9_3_rr_9_6_property_top_space_until_blocked(filled: set[int]) -> Non
     assert moves == end
     assert state.players[0].rubles == 1 + sum(1 for n in filled if GAPS[n - 1] <= end)
     assert immediate(state) == []
+
+
+# ---- every factory benefit, gained by entering its space (RR-9.6, §23) ------------------------------
+
+
+def entering(kind: str, **changes: Any) -> Any:
+    """Seat 0 takes the top industry space and enters factory space 1, holding the factory whose
+    benefit is `kind`."""
+    start = seat0(markers=(GAPS[0] - 1,), factories=factories(1, value=factory_with(kind)), **changes)
+    return play(at_turn(start, 0), mv.Place(space="industry_1", workers=1))
+
+
+def test_rr_23_1_rr_11_9_f1_gains_the_printed_values_of_the_engineers() -> None:
+    """RR-23.1, RR-11.9: F1 gains the printed values of the engineers."""
+    owned = ("E1", "E2")
+    state = entering("vp_engineer_values", engineers=owned)
+    values = sum(COMPONENTS.engineer(e).value for e in owned)
+    assert immediate(state) == [("RR-23.1", values)]
+    assert parked(state)
+
+
+def test_rr_23_2_f2_takes_a_locomotive_or_a_factory() -> None:
+    """RR-23.2: F2 takes a locomotive or a factory."""
+    state = entering("locomotive_or_factory")
+    assert mv.TakeFactory(from_pool=False, value=2, replace=None) in legal(state)
+    assert mv.PlaceLocomotive(railway=TS, slot=1) in legal(state)
+    state = play(state, mv.TakeFactory(from_pool=False, value=2, replace=None))
+    assert state.players[0].factories[:2] == (factory_with("locomotive_or_factory"), 2)
+    assert parked(state)
+
+
+def test_rr_23_3_amb_28_f3_places_two_multipliers() -> None:
+    """RR-23.3, AMB-28: F3 places two multipliers."""
+    state = entering("multiplier")
+    assert state.players[0].multipliers == 2
+    assert state.multipliers_left == COMPONENTS.constants.multiplier_supply - 2
+
+
+def test_rr_23_4_amb_29_f4_repeats_a_one_worker_space_used_this_round() -> None:
+    """RR-23.4, AMB-29: F4 repeats a one worker space used this round."""
+    state = place(seat0(markers=(GAPS[0] - 1,), factories=factories(1, value=factory_with("repeat"))), 0, "rubles", 1)
+    assert state.players[0].rubles == 3
+    state = play(at_turn(state.with_agenda(()), 0), mv.Place(space="industry_1", workers=1))
+    assert set(legal(state)) == {mv.Repeat(space="rubles"), mv.Repeat(space="industry_1")}
+    state = play(state, mv.Repeat(space="rubles"))
+    assert state.players[0].rubles == 5
+    assert parked(state)
+
+
+def test_rr_23_5_f5_one_ruble() -> None:
+    """RR-23.5: F5 one ruble."""
+    state = entering("rubles")
+    assert state.players[0].rubles == 1 + 1
+
+
+def test_rr_23_6_f6_the_two_best_locomotives() -> None:
+    """RR-23.6: F6 the two best locomotives."""
+    state = entering("vp_two_best_locomotives", locomotives={TS: (6, 2), "kiev": (3,)})
+    assert immediate(state) == [("RR-23.6", 6 + 3)]
+
+
+def test_rr_23_7_f7_one_more_industry_advancement() -> None:
+    """RR-23.7: F7 one more industry advancement."""
+    state = entering("industry")
+    assert state.players[0].markers == (GAPS[0] + 1,)
+    assert parked(state)
+
+
+def test_rr_23_8_f8_two_advancements_of_any_track() -> None:
+    """RR-23.8: F8 two advancements of any track."""
+    state = play(entering("advance"), mv.Advance(railway=TS, colour="black"),
+                 mv.Advance(railway="kiev", colour="black"))
+    assert (state.players[0].tracks[TS]["black"], state.players[0].tracks["kiev"]["black"]) == (2, 2)
+    assert parked(state)
+
+
+def test_rr_23_9_amb_27_f9_a_final_bonus_card_or_10_vp() -> None:
+    """RR-23.9, AMB-27: F9 a final bonus card or 10 vp."""
+    state = entering("final_bonus")
+    assert mv.TakeBonusVP() in legal(state)
+    vp = play(state, mv.TakeBonusVP())
+    assert immediate(vp) == [("RR-21.2", 10)]
+    card = state.bonus_deck[0]
+    kept = play(state, mv.TakeBonusCard(card=card))
+    assert kept.players[0].bonus_cards == (card,) and card not in kept.bonus_deck
+    assert immediate(kept) == []
+
+
+def test_rr_9_9_rr_14_9_each_scoring_phase_scores_the_industry_markers() -> None:
+    """RR-9.9, RR-14.9: Each scoring phase scores the industry markers."""
+    state = seat0(markers=(GAPS[0], 4), factories=factories(1))
+    scored = with_steps(state, Step("scoring", round=1))
+    lines = [(line.rule, line.points) for line in scored.lines if line.seat == 0]
+    assert sorted(lines) == [("RR-14.9", 5), ("RR-14.9", 5)]  # the factory space scores the 5 before it

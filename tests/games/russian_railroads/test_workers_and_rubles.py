@@ -234,3 +234,14 @@ def test_rr_10_6_rr_10_7_property_every_legal_payment_is_exact_and_comes_from_th
         assert (player.workers, player.temporary, player.rubles - (2 if space == "rubles" else 0)) == (
             workers - own, temporary - temp, rubles - rub)
         assert player.black_in_supply == (black and not blk)
+
+
+def test_rr_10_4_rr_14_6_a_multiplier_doubles_the_ts_space_below_it() -> None:
+    """RR-10.4, RR-14.6: the multiplier taken this round doubles TS space 1 in this round's scoring."""
+    board_ = {"tracks": {TS: {"black": 3, "grey": 2}, "st_petersburg": {"black": 1}, "kiev": {"black": 1}},
+              "locomotives": {TS: (1, 2)}}
+    plain = with_steps(seat0(**board_), Step("scoring", round=1))
+    assert [(line.rule, line.points) for line in plain.lines if line.seat == 0] == [("RR-14.4", 1 + 1)]
+    state = place(seat0(**board_), 0, "multiplier", 1)
+    scored = with_steps(evolve(state, agenda=()), Step("scoring", round=1))
+    assert [(line.rule, line.points) for line in scored.lines if line.seat == 0] == [("RR-14.6", 2 * 1 + 1)]
