@@ -321,3 +321,70 @@ def test_rr_6_7_rr_13_1_property_black_advancements_never_give_a_benefit_twice(r
     assert len(player.claimed) == len(set(player.claimed))
     terminus = sum(1 for r in RAILWAY if player.tracks[r]["black"] == RAILWAY[r].spaces)
     assert immediate(state).count(("RR-13.4", 10)) == terminus
+
+
+def token_mid_action(options: Any = None) -> State:
+    """Seat 0 takes 3 black advancements with SP black on 3 and a #5 on SP, and sends the first to SP."""
+    start = table(4, {0: {"tracks": developed(1, st_petersburg={"black": 3}), "locomotives": {TS: (1,), SP: (5,)}}},
+                  options=options)
+    return play(at_turn(start, 0), mv.Place(space="black_3", workers=2), mv.Advance(railway=SP, colour="black"))
+
+
+def test_amb_35_rr_5_7_a_token_is_resolved_before_the_next_advancement() -> None:
+    """AMB-35 (a), RR-5.7: the token space reached by the first of three advancements gives its
+    token at once; the other two advancements wait, and may use what the token gave (AMB-6)."""
+    state = token_mid_action()
+    assert state.agenda[0].kind == "token"
+    assert state.players[0].tracks[SP]["black"] == 4
+    state = play(state, mv.ChooseToken(token="T3"))
+    assert state.players[0].markers == (0, 0)
+    assert state.agenda[0].kind == "advance"
+    state = play(state, mv.Advance(railway=TS, colour="black"), mv.Advance(railway=TS, colour="black"))
+    assert state.players[0].tracks[TS]["black"] == 3
+    assert parked(state)
+
+
+def test_amb_35_option_b_the_token_may_wait_until_later_in_the_action() -> None:
+    """AMB-35 (b): with benefits "any_time" the token joins the action's remaining parts."""
+    from domain.games.russian_railroads.options import RussianRailroadsOptions
+
+    state = token_mid_action(RussianRailroadsOptions(benefits="any_time"))
+    assert {m.part for m in legal(state) if isinstance(m, mv.NextPart)} == {"advance:black", "token"}
+    state = play(state, mv.NextPart(part="advance:black"), mv.Advance(railway=TS, colour="black"))
+    assert state.players[0].tokens == ()
+    state = play(state, mv.NextPart(part="advance:black"), mv.Advance(railway=TS, colour="black"))
+    assert state.agenda[0].kind == "token"
+    state = play(state, mv.ChooseToken(token="T5"))
+    assert state.players[0].tokens == ("T5",) and parked(state)
+
+
+STARS = {s.space: s.vp for s in RAILWAY[KV].specials if s.benefit == "star"}
+
+
+@pytest.mark.parametrize("space", sorted(STARS))
+@pytest.mark.parametrize("short", [False, True])
+def test_rr_13_8_rr_13_1_each_kiev_star_needs_black_and_the_kv_locomotive(space: int, short: bool) -> None:
+    """RR-13.8, RR-13.1: the black track reaching star `space` by a real advancement, with the KV
+    locomotive reaching it too, scores every star up to it at the next scoring; a locomotive one
+    short scores the stars it reaches only. Star values 4 and 8 are fill-ins, read from the set."""
+    reach = space - 1 if short else space
+    lines = {"kiev": {"black": space - 1, "grey": 0, "brown": 0}}
+    start = table(4, {0: {"tracks": developed(2, **lines), "locomotives": {TS: (1,), KV: (reach,)} if reach else
+                          {TS: (1,)}, "claimed": claimed_below(2, kiev=space)}})
+    state = advance(start, KV, "black")
+    assert state.players[0].tracks[KV]["black"] == space
+    scored = scoring(state)
+    stars = sum(line.points for line in scored.lines if line.rule == "RR-13.8")
+    assert stars == sum(vp for s, vp in STARS.items() if s <= min(space, reach))
+
+
+@pytest.mark.parametrize(("grey", "reach", "medal", "vp"), [
+    (5, 5, True, 20), (4, 5, True, 0), (5, 4, True, 0), (5, 5, False, 0),
+])
+def test_rr_19_7_rr_14_8_kv_5_medal_needs_grey_and_locomotive(grey: int, reach: int, medal: bool, vp: int) -> None:
+    """RR-19.7, RR-14.8: KV space 5 pays 20 VP a scoring only with the medal, grey on 5 and the KV
+    locomotive reaching 5."""
+    tracks = developed(2, kiev={"black": 8, "grey": grey})
+    start = table(4, {0: {"tracks": tracks, "locomotives": {TS: (1,), KV: (reach,)}, "medal": medal}})
+    scored = scoring(start)
+    assert sum(line.points for line in scored.lines if line.rule == "RR-19.7") == vp

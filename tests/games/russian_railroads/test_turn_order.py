@@ -284,3 +284,17 @@ def test_rr_16_1_rr_16_3_no_turn_order_claims_in_the_last_round() -> None:
     refused(at_turn(last, GREEN), take("turn_order_1"), "RR-16.1")
     state = claim_round(last, first=None, second=None)
     assert state.positions == (1, 2, 3, 4)
+
+
+def test_rr_3_11_rr_12_10_two_players_claiming_first_place() -> None:
+    """RR-3.11, RR-12.10: with 2 players the second player's claim swaps the order, and the first
+    player's own claim keeps it."""
+    assert claim_round(table(2), first=1, second=None).positions == (2, 1)
+    assert claim_round(table(2), first=0, second=None).positions == (1, 2)
+
+
+def test_rr_16_3_rr_12_4_passing_still_pays_in_the_last_round() -> None:
+    """RR-16.3, RR-12.4: in the last round passing still earns the card's VP."""
+    state = round_of(table(4, round=COMPONENTS.for_players(4).rounds))
+    state, _ = turns(state, mv.Pass(), mv.Pass())
+    assert pass_lines(state) == [(BLUE, PASS_VP[1])]
