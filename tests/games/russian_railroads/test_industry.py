@@ -352,3 +352,20 @@ def test_rr_9_9_rr_14_9_each_scoring_phase_scores_the_industry_markers() -> None
     scored = with_steps(state, Step("scoring", round=1))
     lines = [(line.rule, line.points) for line in scored.lines if line.seat == 0]
     assert sorted(lines) == [("RR-14.9", 5), ("RR-14.9", 5)]  # the factory space scores the 5 before it
+
+
+def test_amb_35_reading_b_a_deferred_f2_benefit_is_a_part_the_player_can_name() -> None:
+    """AMB-35 (b), RR-23.2: under "any_time" the F2 factory entered by the first of two industry
+    advancements joins the remaining parts as "take:locomotive_or_factory", a part name the
+    NextPart move accepts, and it can be taken after the second advancement."""
+    options = RussianRailroadsOptions(benefits="any_time")
+    f2 = factory_with("locomotive_or_factory")
+    start = table(4, {0: {"markers": (4,), "factories": factories(1, value=f2)}}, options=options)
+    state = play(at_turn(start, 0), mv.Place(space="industry_2", workers=2))
+    parts = {m.part for m in legal(state) if isinstance(m, mv.NextPart)}
+    assert parts == {"industry", "take:locomotive_or_factory"}
+    state = play(state, mv.NextPart(part="industry"))
+    assert state.players[0].markers == (GAPS[0] + 1,)
+    state = play(state, mv.PlaceLocomotive(railway="kiev", slot=0))
+    assert state.players[0].locomotives["kiev"] == (2,)
+    assert parked(state)
