@@ -51,10 +51,18 @@ def on_strip(players: dict[int, dict[str, Any]] | None = None, **at: str) -> Sta
     return table(4, players or {0: {"rubles": 3}}, strip=strip(**at))
 
 
-def test_rr_11_1_rr_11_2_the_four_player_strip_previews_changing_and_hiring() -> None:
-    """RR-11.1, RR-11.2: The four player strip previews changing and hiring."""
+def test_rr_11_1_rr_11_2_rr_11_3_only_the_changing_engineers_and_the_hiring_space_are_usable() -> None:
+    """RR-11.1, RR-11.2, RR-11.3: the 4-player strip is four previews, two changing spaces and the
+    hiring space; with an engineer on each, the two light-side (changing) ones and the hiring space
+    can be taken, the dark-side previews cannot."""
     assert SLOTS == ["preview", "preview", "preview", "preview", "changing", "changing", "hire"]
     assert [s.deck for s in COMPONENTS.for_players(4).engineer_slots] == ["X"] * 4 + ["Y"] * 3
+    cheap = [e.id for e in COMPONENTS.engineers
+             if e.workers <= 1 and e.rubles == 0 and all(x.kind != "repeat" for x in e.effects)]
+    full = table(4, {0: {"rubles": 2}}, strip=tuple(cheap[:7]))
+    usable = places(at_turn(full, 0))
+    assert {"engineer_left", "engineer_right", "hire"} <= usable
+    assert not usable & set(cheap[:7])
 
 
 def test_ex_15_rr_11_4_a_changing_engineer_is_a_board_space_for_everyone() -> None:
@@ -182,3 +190,21 @@ def test_rr_15_4_after_a_hire_the_strip_still_moves_right() -> None:
     # the engineer that was on the right changing space is now on the hiring space
     assert cleaned.strip[HIRE] == ids[RIGHT]
     assert cleaned.strip[LEFT] == ids[LEFT - 1]
+
+
+REPEAT = engineer_with("repeat")  # E7
+
+
+def test_rr_11_4_rr_22_7_amb_29_a_changing_repeat_engineer_needs_something_to_repeat() -> None:
+    """RR-11.4, RR-22.7, AMB-29: the repeat engineer on a changing space must be performed in full,
+    so it is refused until the seat has used a one-worker space with exactly one worker or ruble;
+    then it repeats that action with nothing placed (a two-worker space does not qualify)."""
+    start = table(4, {0: {"rubles": 1}}, strip=strip(**{f"s{LEFT}": REPEAT.id}))
+    refused(at_turn(start, 0), pay(REPEAT, space="engineer_left"), "RR-5.5")
+    two = play(at_turn(start, 0), mv.Place(space="industry_2", workers=2)).with_agenda(())
+    refused(at_turn(two, 0), pay(REPEAT, space="engineer_left"), "RR-5.5")
+    used = play(at_turn(two, 0), mv.Place(space="rubles", workers=1)).with_agenda(())
+    assert used.players[0].rubles == 3
+    state = play(at_turn(used, 0), pay(REPEAT, space="engineer_left"))
+    assert state.players[0].rubles == 5
+    assert parked(state)

@@ -298,7 +298,9 @@ def test_rr_13_7_rr_13_13_sp_grey_reaching_7_doubles_sp_from_then_on() -> None:
     state = advance(start, SP, "grey")
     after = [line for line in round_lines(state, 1) if line.refs.get("railway") == SP]
     assert [(line.rule, line.points) for line in after] == [("RR-14.7", 2 * 7)]
-    assert not any("doubling" in key for key in state.players[0].claimed)
+    # an ongoing benefit: checked again in every scoring phase, never used up (RR-13.13)
+    twice = scoring(scoring(state))
+    assert [line.points for line in twice.lines if line.rule == "RR-14.7"] == [14, 14]
 
 
 @settings(max_examples=20, deadline=None)
