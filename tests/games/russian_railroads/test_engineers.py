@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from domain.games.russian_railroads import moves as mv
 from domain.games.russian_railroads.components import default_components
 from domain.games.russian_railroads.options import RussianRailroadsOptions
@@ -16,7 +19,7 @@ from domain.games.russian_railroads.state import State
 from domain.kernel.agenda import Step
 
 from .builders import TS, table
-from .play_turn import at_turn, immediate, parked, places, play, refused, with_steps
+from .play_turn import at_turn, immediate, legal, parked, places, play, refused, with_steps
 
 COMPONENTS = default_components()
 SLOTS = [slot.kind for slot in COMPONENTS.for_players(4).engineer_slots]
@@ -208,3 +211,26 @@ def test_rr_11_4_rr_22_7_amb_29_a_changing_repeat_engineer_needs_something_to_re
     state = play(at_turn(used, 0), pay(REPEAT, space="engineer_left"))
     assert state.players[0].rubles == 5
     assert parked(state)
+
+
+def test_rr_10_7_rr_11_6_an_engineer_costing_a_ruble_takes_no_worker() -> None:
+    """RR-10.7, RR-11.6: an own engineer whose cost is a ruble is paid with that ruble only."""
+    ruble_cost = next(e for e in COMPONENTS.engineers if e.rubles == 1 and e.workers == 0)
+    start = table(4, {0: {"rubles": 1, "engineers": (ruble_cost.id,)}})
+    refused(at_turn(start, 0), mv.Place(space=ruble_cost.id, workers=1), "RR-10.7")
+    offered = {(m.workers, m.temporary, m.black, m.rubles) for m in legal(at_turn(start, 0))
+               if isinstance(m, mv.Place) and m.space == ruble_cost.id}
+    assert offered == {(0, 0, 0, 1)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from([None, *[e.id for e in COMPONENTS.engineers if e.id != "E6"]]), min_size=7, max_size=7,
+                unique_by=lambda e: e if e is not None else object()))
+def test_rr_15_4_rr_11_10_property_cleanup_shifts_the_strip_one_space_right(slots: list[str | None]) -> None:
+    """RR-15.4, RR-11.10: whatever lies on the strip, cleanup moves every engineer one space right,
+    the one on the hiring space leaves the game, and the leftmost space is left empty; hired
+    engineers stay with their owners (RR-15.7)."""
+    state = table(4, {1: {"engineers": ("E6",)}}, strip=tuple(slots))
+    cleaned = with_steps(state, Step("cleanup"))
+    assert cleaned.strip == (None, *slots[:-1])
+    assert cleaned.players[1].engineers == ("E6",)
