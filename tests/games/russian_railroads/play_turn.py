@@ -20,20 +20,18 @@ from domain.games.russian_railroads.state import State
 from domain.kernel.agenda import Step
 from domain.kernel.errors import IllegalMoveError
 
-from .builders import table
-
 
 def at_turn(state: State, seat: int) -> State:
     """`state` with `seat` to take an action (RR-5.1), a parked turn of the same seat behind it."""
-    parked = state.with_agenda((Step("turn", seat=seat), Step("turn", seat=seat, parked=True)))
-    return parked
+    return state.with_agenda((Step("turn", seat=seat), Step("turn", seat=seat, parked=True)))
 
 
-def with_steps(state: State, *steps: Step, park: int = 0) -> State:
-    """`state` with `steps` at the head of an otherwise parked agenda, advanced to the first decision."""
+def with_steps(state: State, *steps: Step) -> State:
+    """`state` with `steps` (a phase such as cleanup or scoring) at the head, seat 0's turn parked
+    behind them, advanced to the first decision."""
     from domain.games.russian_railroads.tasks import AGENDA
 
-    agenda = (*steps, Step("turn", seat=park, parked=True))
+    agenda = (*steps, Step("turn", seat=0, parked=True))
     return AGENDA.advance(state.with_agenda(agenda))
 
 
@@ -96,6 +94,3 @@ def immediate(state: State, seat: int = 0) -> list[tuple[str, int]]:
     """(rule, points) of the seat's immediate VP lines, in order."""
     return [(line.rule, line.points) for line in state.lines if line.seat == seat and line.category == "immediate"]
 
-
-def fresh(seats: int = 4, players: dict[int, dict[str, Any]] | None = None, **changes: Any) -> State:
-    return table(seats, players or {}, **changes)
