@@ -84,9 +84,10 @@ class Step(Mapping[str, JSON]):
     mappings, so a step can be shared between states without anyone changing it under another.
     A nested step (say, the step an action continues with) may be kept as a `Step`."""
 
-    __slots__ = ("_fields", "kind")
+    __slots__ = ("_fields", "_hash", "kind")
     kind: str
     _fields: dict[str, JSON]
+    _hash: int
 
     def __init__(self, kind: str, /, **fields: JSON) -> None:
         if not isinstance(kind, str) or not kind:
@@ -151,7 +152,14 @@ class Step(Mapping[str, JSON]):
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(encode(self.to_json()))
+        """The hash of its canonical JSON, computed once (a step never changes): games that key a
+        search by their agenda hash the same steps again and again."""
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash(encode(self.to_json()))
+            object.__setattr__(self, "_hash", value)
+            return value
 
     def __repr__(self) -> str:
         fields = "".join(f", {key}={_thaw(value)!r}" for key, value in self._fields.items())
