@@ -203,7 +203,8 @@ def test_rr_7_8_rr_7_9_chain_reactions_end_and_reach_never_decreases(picks: list
         assert all(after >= before for before, after in zip(reach, now, strict=True))
         reach = now
         on_board = sum(len(v) for v in state.players[0].locomotives.values())
-        assert on_board + len(state.pool) == 1 + supply - sum(state.stacks.values())
+        in_hand = 1 if head(state) == "displaced" else 0  # a displaced locomotive waiting for its move
+        assert on_board + in_hand + len(state.pool) == 1 + supply - sum(state.stacks.values())
         assert on_board <= 4
 
 
