@@ -216,11 +216,3 @@ def test_rr_0_8_the_reserve_is_not_available_for_placement() -> None:
     state = turn(table(4, {0: {"workers": 0, "reserve": 2, "rubles": 0}}))
     assert spaces_offered(state) == set()
     refused(state, 0, mv.Place(space="industry_1", workers=1), "RR-5.2")
-
-
-def test_rr_0_9_a_cost_in_workers_takes_temporary_and_black_workers() -> None:
-    state = turn(table(4, {0: {"workers": 0, "rubles": 0, "temporary": 1, "black_worker": True,
-                               "black_in_supply": True}}))
-    after = play(state, 0, mv.Place(space="industry_2", temporary=1, black=1))
-    player = after.players[0]
-    assert (player.temporary, player.black_in_supply, player.markers) == (0, False, (2,))
