@@ -50,6 +50,8 @@ def held(state: State, seat: int = 0) -> dict[str, tuple[int, ...]]:
 @pytest.mark.parametrize(("space", "workers", "players"), [
     ("locomotive_1", 1, (2, 3, 4)), ("locomotive_2", 2, (3, 4)), ("locomotive_3", 3, (2, 3, 4))])
 def test_rr_7_1_the_locomotive_spaces_and_their_costs(space: str, workers: int, players: tuple[int, ...]) -> None:
+    """RR-7.1: the top, middle and bottom spaces cost 1, 2 and 3 workers; the first two give a locomotive or a
+    factory, the bottom one both, in either order."""
     data = COMPONENTS.space(space)
     assert (data.workers, tuple(data.players)) == (workers, players)
     state = turn(green())
@@ -64,6 +66,7 @@ def test_rr_7_1_the_locomotive_spaces_and_their_costs(space: str, workers: int, 
 
 
 def test_ex_6_rr_7_2_rr_7_4_the_top_space_takes_a_2_onto_st_petersburg() -> None:
+    """EX-6, RR-7.2, RR-7.4: the top space takes the lowest stack's #2 onto the empty SP slot."""
     state = play(turn(green()), 0, place("locomotive_1", 1))
     assert set(RULESET.legal_moves(state, 0)) >= {loco(TS, 1), loco(SP), loco(KV), loco(TS, 0)}
     state = play(state, 0, loco(SP))
@@ -72,6 +75,8 @@ def test_ex_6_rr_7_2_rr_7_4_the_top_space_takes_a_2_onto_st_petersburg() -> None
 
 
 def test_ex_10_rr_8_3_rr_8_4_rr_8_8_the_top_space_takes_a_2_as_a_factory_into_the_first_space() -> None:
+    """EX-10, RR-8.3, RR-8.4, RR-8.8: a #2 turned factory goes to the leftmost factory space and gives nothing
+    yet."""
     state = play(turn(green()), 0, place("locomotive_1", 1), factory(2))
     assert done(state)  # the factory's benefit waits for an industry marker (RR-8.8)
     assert state.players[0].factories == (2, None, None, None, None)
@@ -80,6 +85,8 @@ def test_ex_10_rr_8_3_rr_8_4_rr_8_8_the_top_space_takes_a_2_as_a_factory_into_th
 
 
 def test_rr_7_2_rr_0_6_locomotives_come_from_the_lowest_non_empty_stack() -> None:
+    """RR-7.2, RR-0.6: the lowest non-empty stack, then the next when it is used up; reach is the locomotive's
+    value, 0 without one."""
     stacks = {**table(4).stacks, "2": 0, "3": 1}
     state = play(turn(evolve(green(), stacks=stacks)), 0, place("locomotive_1", 1), loco(KV))
     assert held(state) == {TS: (1,), KV: (3,)} and state.stacks["3"] == 0
@@ -90,6 +97,7 @@ def test_rr_7_2_rr_0_6_locomotives_come_from_the_lowest_non_empty_stack() -> Non
 
 
 def test_ex_9_rr_7_1_the_bottom_space_takes_the_last_3_first_and_then_a_4() -> None:
+    """EX-9, RR-7.1: with one #3 left, whichever item comes first is the #3 and the second a #4."""
     stacks = {**table(4).stacks, "2": 0, "3": 1}
     start = play(turn(evolve(green(), stacks=stacks)), 0, place("locomotive_3", 3))
     # the locomotive first: the last #3 onto SP; the factory is then the #4, the only source
@@ -103,6 +111,7 @@ def test_ex_9_rr_7_1_the_bottom_space_takes_the_last_3_first_and_then_a_4() -> N
 
 
 def test_rr_7_1_the_bottom_space_never_gives_two_locomotives_or_two_factories() -> None:
+    """RR-7.1: the bottom space's two parts are one locomotive and one factory."""
     start = play(turn(evolve(green(), pool=(5,))), 0, place("locomotive_3", 3))
     refused(play(start, 0, mv.NextPart(part="take:locomotive")), 0, factory(2), "RR-7.1")
     refused(play(start, 0, mv.NextPart(part="take:factory")), 0, loco(SP), "RR-7.1")
@@ -115,6 +124,8 @@ def test_rr_7_1_the_bottom_space_never_gives_two_locomotives_or_two_factories() 
 
 
 def test_rr_7_3_rr_7_4_ex_7_two_slots_on_the_ts_one_elsewhere_and_only_strictly_lower_replaced() -> None:
+    """RR-7.3, RR-7.4, EX-7: two TS slots, one on SP and KV, and only a strictly lower locomotive is replaced;
+    the TS reach is the sum (RR-0.6)."""
     state = play(turn(green(locomotives={TS: (1,), SP: (2,)})), 0, place("locomotive_1", 1))
     legal = {m for m in RULESET.legal_moves(state, 0) if isinstance(m, mv.PlaceLocomotive)}
     assert legal == {loco(TS, 0), loco(TS, 1), loco(KV)}  # the SP #2 is not lower than the new #2
@@ -127,6 +138,8 @@ def test_rr_7_3_rr_7_4_ex_7_two_slots_on_the_ts_one_elsewhere_and_only_strictly_
 
 
 def test_rr_7_4_with_both_ts_locomotives_lower_the_player_picks_which_to_replace() -> None:
+    """RR-7.4: both TS locomotives lower: either may be replaced; the displaced #3 that fits nowhere goes to
+    the pool (RR-7.7)."""
     stacks = {**table(4).stacks, **{str(v): 0 for v in range(2, 5)}}
     base = green(locomotives={TS: (3, 1), SP: (9,), KV: (9,)})
     state = play(turn(evolve(base, stacks=stacks)), 0, place("locomotive_1", 1))
@@ -141,6 +154,7 @@ def test_rr_7_4_with_both_ts_locomotives_lower_the_player_picks_which_to_replace
 
 
 def test_ex_8_rr_7_6_rr_7_7_a_chain_reaction_ends_with_the_1_in_the_factory_pool() -> None:
+    """EX-8, RR-7.6, RR-7.7: the rulebook's chain reaction, to the #1 turned factory in the pool."""
     only_fours = {**table(4).stacks, "2": 0, "3": 0}
     state = evolve(green(locomotives={TS: (3, 1), SP: (2,)}), stacks=only_fours)
     # 1. a #4 onto the TS over the #1; 2. the #1 goes to KV, empty
@@ -157,6 +171,7 @@ def test_ex_8_rr_7_6_rr_7_7_a_chain_reaction_ends_with_the_1_in_the_factory_pool
 
 
 def test_rr_7_6_amb_10_a_displaced_locomotive_must_go_to_another_railway_if_it_can() -> None:
+    """RR-7.6 (AMB-10): a displaced locomotive goes to another railway, and must if it can."""
     state = evolve(green(locomotives={TS: (1, 2)}), stacks={**table(4).stacks, "2": 0})
     state = play(turn(state), 0, place("locomotive_1", 1), loco(TS, 1))  # the #3 over the #2
     assert head(state) == "displaced"
@@ -168,6 +183,8 @@ def test_rr_7_6_amb_10_a_displaced_locomotive_must_go_to_another_railway_if_it_c
 
 
 def test_rr_8_6_a_locomotive_turned_factory_mid_action_can_be_taken_by_the_same_bottom_action() -> None:
+    """RR-8.6: the #1 turned factory by the locomotive part is taken from the pool by the factory part of the
+    same action (RR-8.3)."""
     state = evolve(green(locomotives={TS: (3, 1), SP: (9,), KV: (9,)}), stacks={**table(4).stacks, "2": 0, "3": 0})
     state = play(turn(state), 0, place("locomotive_3", 3), mv.NextPart(part="take:locomotive"), loco(TS, 1))
     assert state.pool == (1,)  # the #1 fit nowhere
@@ -183,7 +200,7 @@ def _reaches(state: State) -> tuple[int, ...]:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=60))
 def test_rr_7_8_rr_7_9_chain_reactions_end_and_reach_never_decreases(picks: list[int]) -> None:
-    """Twelve locomotives taken one after another, every placement and every displaced
+    """RR-7.8, RR-7.9 (a property): twelve locomotives taken one after another, every placement and every displaced
     locomotive's move any legal one: each chain ends after at most as many moves as there are
     locomotives on the board (values strictly fall along it), no locomotive is lost (on a
     railway or in the pool), and no railway's reach ever goes down."""
@@ -209,7 +226,7 @@ def test_rr_7_8_rr_7_9_chain_reactions_end_and_reach_never_decreases(picks: list
 
 
 def test_rr_7_10_a_locomotive_that_meets_a_special_space_triggers_it_at_once() -> None:
-    """SP 4 needs the black track and the locomotives to reach it (DATA-16): a #4 placed there
+    """RR-7.10: sP 4 needs the black track and the locomotives to reach it (DATA-16): a #4 placed there
     brings the bonus token decision before the action ends."""
     claimed = tuple(k for k in ALL_CLAIMED if k != f"{SP}:4")
     state = evolve(green(claimed=claimed, tracks=tracks(st_petersburg={"black": 4})),
@@ -223,6 +240,8 @@ def test_rr_7_10_a_locomotive_that_meets_a_special_space_triggers_it_at_once() -
 
 
 def test_rr_7_5_amb_11_a_locomotive_that_fits_nowhere_cannot_be_taken_as_one() -> None:
+    """RR-7.5 (AMB-11 (b)): the locomotive option is closed when it would fit nowhere; with no factory either,
+    the space is closed (RR-5.5)."""
     full = {TS: (9, 9), SP: (9,), KV: (9,)}
     state = play(turn(green(locomotives=full)), 0, place("locomotive_1", 1))
     assert done(state)  # the only way left, the #2 as a factory, was taken by itself
@@ -234,6 +253,7 @@ def test_rr_7_5_amb_11_a_locomotive_that_fits_nowhere_cannot_be_taken_as_one() -
 
 
 def test_rr_7_5_amb_11_option_to_pool_sends_the_unplaceable_locomotive_to_the_pool() -> None:
+    """RR-7.5 under AMB-11 (a), the option: the unplaceable locomotive may be taken and goes to the pool."""
     full = {TS: (9, 9), SP: (9,), KV: (9,)}
     state = table(4, {0: {"locomotives": full, "claimed": ALL_CLAIMED}},
                   options=RussianRailroadsOptions(unplaceable_locomotive="to_pool"))
@@ -245,6 +265,7 @@ def test_rr_7_5_amb_11_option_to_pool_sends_the_unplaceable_locomotive_to_the_po
 
 
 def test_amb_30_rr_8_7_with_every_stack_used_up_only_pool_factories_remain() -> None:
+    """AMB-30, RR-8.7: with every stack used up, no locomotive (RR-7.2); pool factories only as factories."""
     empty = dict.fromkeys(table(4).stacks, 0)
     state = evolve(green(), stacks=empty, pool=(3, 5))
     state = play(turn(state), 0, place("locomotive_1", 1))
@@ -258,6 +279,8 @@ def test_amb_30_rr_8_7_with_every_stack_used_up_only_pool_factories_remain() -> 
 
 
 def test_rr_8_3_rr_8_4_a_factory_from_the_pool_goes_to_the_leftmost_empty_space() -> None:
+    """RR-8.3, RR-8.4: a pool factory goes to the leftmost empty space; a stack other than the lowest is no
+    source."""
     state = evolve(green(factories=(3, None, 5, None, None)), pool=(7,))
     state = play(turn(state), 0, place("locomotive_1", 1))
     refused(state, 0, factory(7, True, replace=3), "RR-8.4")
@@ -267,6 +290,8 @@ def test_rr_8_3_rr_8_4_a_factory_from_the_pool_goes_to_the_leftmost_empty_space(
 
 
 def test_rr_8_5_amb_12_when_all_five_are_full_one_is_replaced_and_goes_to_the_pool() -> None:
+    """RR-8.5 (AMB-12): with five factories the player names any one to replace; it goes to the pool and the
+    markers stay."""
     state = green(factories=(2, 3, 4, 5, 6), markers=(9,))
     state = play(turn(state), 0, place("locomotive_1", 1))
     refused(state, 0, factory(2), "RR-8.5")  # name the one to replace
@@ -277,7 +302,7 @@ def test_rr_8_5_amb_12_when_all_five_are_full_one_is_replaced_and_goes_to_the_po
 
 
 def test_rr_8_2_a_factory_comes_through_an_effect_too() -> None:
-    """Factory F2 (#3 in the default set) says "1 locomotive or 1 factory": reached by an
+    """RR-8.2: factory F2 (#3 in the default set) says "1 locomotive or 1 factory": reached by an
     industry marker, it lets the player take a factory."""
     f2 = next(f for f in COMPONENTS.factories if any(e.kind == "locomotive_or_factory" for e in f.effects))
     lane = [place_.kind for place_ in COMPONENTS.industry]

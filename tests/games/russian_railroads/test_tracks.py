@@ -65,6 +65,7 @@ TRACK_SPACES = [
 
 
 def test_rr_6_2_the_table_lists_every_track_space_of_the_board() -> None:
+    """RR-6.2: the scenario table covers every track space of the board, with the data's cost and player counts."""
     assert sorted(row[0] for row in TRACK_SPACES) == sorted(s.id for s in COMPONENTS.spaces if s.section == "track")
     for space_id, workers, rubles, _, _, players in TRACK_SPACES:
         space = COMPONENTS.space(space_id)
@@ -75,6 +76,8 @@ def test_rr_6_2_the_table_lists_every_track_space_of_the_board() -> None:
 @pytest.mark.parametrize("seats", [2, 4])
 def test_rr_6_2_rr_5_2_rr_0_4_each_track_space_costs_and_moves_its_count(
         seats: int, space: str, workers: int, rubles: int, colour: str, count: int, players: tuple[int, ...]) -> None:
+    """RR-6.2, RR-5.2, RR-0.4: each space takes its cost and moves its colour one space per advancement; on
+    the 2-player side the blocked ones are refused (RR-3.6)."""
     state = turn(roomy(seats, rubles=3))
     if seats not in players:
         refused(state, 0, place(space, workers, rubles), "RR-3.6")
@@ -94,6 +97,7 @@ def test_rr_6_2_rr_5_2_rr_0_4_each_track_space_costs_and_moves_its_count(
 
 
 def test_ex_1_rr_6_3_three_black_advancements_on_one_railway_or_split() -> None:
+    """EX-1, RR-6.3: three black advancements all on the TS, or split 2 + 1."""
     state = play(turn(table(4, {0: {"claimed": ALL_CLAIMED}})), 0, place("black_3", 2))
     one = play(state, 0, adv(TS), adv(TS), adv(TS))
     assert done(one) and positions(one, TS)["black"] == 4
@@ -103,6 +107,8 @@ def test_ex_1_rr_6_3_three_black_advancements_on_one_railway_or_split() -> None:
 
 
 def test_ex_2_rr_6_7_black_reaching_ts_2_gives_three_grey_tracks_left_of_the_railways() -> None:
+    """EX-2, RR-6.7: black reaching TS 2 brings a grey track at position 0 on each railway; SP and KV reaching
+    2 bring nothing (RR-6.8)."""
     state = play(turn(table(4)), 0, place("black_3", 2), adv(SP), adv(KV))
     assert "grey" not in positions(state, TS)  # black on SP and KV reaching 2 gives nothing (RR-6.8)
     state = play(state, 0, adv(TS))
@@ -113,6 +119,8 @@ def test_ex_2_rr_6_7_black_reaching_ts_2_gives_three_grey_tracks_left_of_the_rai
 
 
 def test_ex_3_rr_6_5_two_grey_advancements_move_one_grey_track_from_the_left_to_space_2() -> None:
+    """EX-3, RR-6.5: two grey advancements take one grey from position 0 to space 2, or split; a grey whose
+    black is on 1 cannot start (RR-6.4)."""
     board_ = tracks(trans_siberian={"black": 4, "grey": 0}, st_petersburg={"black": 3, "grey": 0},
                     kiev={"black": 1, "grey": 0})
     state = play(turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED}})), 0, place("grey_2", 1))
@@ -126,6 +134,8 @@ def test_ex_3_rr_6_5_two_grey_advancements_move_one_grey_track_from_the_left_to_
 
 
 def test_ex_4_rr_6_9_worker_and_ruble_space_black_then_grey() -> None:
+    """EX-4, RR-6.9: 1 worker and 1 ruble (RR-10.7: not 2 workers) give 2 advancements of any colours, on one
+    marker or two."""
     board_ = tracks(trans_siberian={"black": 3, "grey": 1}, st_petersburg={"black": 1, "grey": 0},
                     kiev={"black": 1, "grey": 0})
     state = turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED, "rubles": 1}}))
@@ -141,6 +151,8 @@ def test_ex_4_rr_6_9_worker_and_ruble_space_black_then_grey() -> None:
 
 
 def test_ex_5_rr_6_11_rr_5_3_the_reusable_space_is_never_occupied() -> None:
+    """EX-5, RR-6.11: the reusable space is used by two players and by the same player twice in one round (the
+    exception to RR-5.3)."""
     state = turn(table(4, {0: {"claimed": ALL_CLAIMED}, 1: {"claimed": ALL_CLAIMED}}), 0, 1, 0)
     state = play(state, 0, place("black_or_grey", 1), adv(TS))
     assert "black_or_grey" in spaces_offered(state, 1)
@@ -154,6 +166,7 @@ def test_ex_5_rr_6_11_rr_5_3_the_reusable_space_is_never_occupied() -> None:
 
 
 def test_rr_6_10_the_reusable_space_moves_black_or_grey_only() -> None:
+    """RR-6.10 (AMB-8): the reusable space moves black or grey, nothing else (RR-6.2)."""
     state = play(turn(roomy()), 0, place("black_or_grey", 1))
     assert {m.colour for m in RULESET.legal_moves(state, 0)} == {"black", "grey"}
     refused(state, 0, adv(TS, "brown"), "RR-6.2")
@@ -161,6 +174,7 @@ def test_rr_6_10_the_reusable_space_moves_black_or_grey_only() -> None:
 
 
 def test_rr_6_1_rr_6_4_colours_by_railway_and_no_track_past_the_end() -> None:
+    """RR-6.1 (AMB-7): SP has no white and KV no beige; RR-6.4 (a): no track past the railway's last space."""
     state = play(turn(roomy()), 0, place("any_2", 1, 1))
     refused(state, 0, adv(SP, "white"), "RR-6.1")
     refused(state, 0, adv(KV, "beige"), "RR-6.1")
@@ -174,6 +188,8 @@ def test_rr_6_1_rr_6_4_colours_by_railway_and_no_track_past_the_end() -> None:
 
 
 def test_rr_6_4_grey_never_reaches_black() -> None:
+    """RR-6.4 (c): grey may not reach the black track; black moves on freely, then grey may follow; RR-5.5: a
+    grey space with no movable grey is closed."""
     board_ = tracks(trans_siberian={"black": 5, "grey": 4, "brown": 0})
     state = turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED}}))
     assert "grey_2" not in spaces_offered(state)  # SP and KV own no grey: only TS grey, and it is blocked
@@ -186,6 +202,8 @@ def test_rr_6_4_grey_never_reaches_black() -> None:
 
 
 def test_rr_6_5_rr_6_6_a_track_moves_only_when_owned_and_its_preceding_track_is_far_enough() -> None:
+    """RR-6.5, RR-6.6: only owned colours move, position 0 to 1 needs the preceding track on 2 or more, and a
+    colour whose preceding track is at 0 cannot move."""
     board_ = tracks(trans_siberian={"black": 2, "grey": 0, "brown": 0}, st_petersburg={"black": 1, "grey": 0},
                     kiev={"black": 1})
     state = play(turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED}})), 0, place("any_2", 1, 1))
@@ -200,6 +218,7 @@ def test_rr_6_5_rr_6_6_a_track_moves_only_when_owned_and_its_preceding_track_is_
 
 
 def test_rr_6_4_rr_6_5_a_track_at_position_0_enters_space_1_when_its_preceding_track_is_on_2_or_more() -> None:
+    """RR-6.4, RR-6.5: brown at 0 enters space 1 when grey is on 4."""
     board_ = tracks(trans_siberian={"black": 5, "grey": 4, "brown": 0})
     state = play(turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED}})), 0, place("any_2", 1, 1))
     after = play(state, 0, adv(TS, "brown"))  # brown to 1 is legal: grey is on 4
@@ -213,7 +232,8 @@ def test_rr_6_4_rr_6_5_a_track_at_position_0_enters_space_1_when_its_preceding_t
 ])
 def test_rr_6_7_rr_0_5_new_colours_when_the_ts_black_reaches_or_passes(space: int, colour: str,
                                                                       gained: dict[str, int]) -> None:
-    """The black track lies one space short; the table has every earlier colour already."""
+    """RR-6.7, RR-0.5: TS 2, 6 and 10 bring grey, brown and beige on the railways that use them, once per
+    game. The black track lies one space short; the table has every earlier colour already."""
     new = ("grey", "brown", "beige")
     earlier = {"black": space - 1, **{c: 0 for c in new[: new.index(colour)]}}
     others = {c: 0 for c in earlier if c != "black"}
@@ -232,13 +252,16 @@ def test_rr_6_7_rr_0_5_new_colours_when_the_ts_black_reaches_or_passes(space: in
 
 
 def test_rr_6_7_rr_0_5_a_black_track_passing_the_space_still_brings_the_colour() -> None:
-    """Reaches *or passes*: a table where the black track already stands past TS 2 unclaimed."""
+    """RR-0.5, RR-6.7: reaches or passes. Reaches *or passes*: a table where the black track already stands
+    past TS 2 unclaimed."""
     state = play(turn(table(4, {0: {"tracks": tracks(trans_siberian={"black": 3})}})), 0,
                  place("black_or_grey", 1), adv(SP, "black"))
     assert {r: t.get("grey") for r, t in state.players[0].tracks.items()} == {TS: 0, SP: 0, KV: 0}
 
 
 def test_rr_6_7_rr_13_3_ts_15_gives_the_white_track_and_up_to_two_white_advancements() -> None:
+    """RR-6.7, RR-13.3: TS 15 brings the white track on the TS only, then up to two white advancements that
+    may be declined."""
     board_ = tracks(trans_siberian={"black": 14, "grey": 9, "brown": 7, "beige": 5})
     claimed = tuple(k for k in ALL_CLAIMED if k != f"{TS}:15")
     state = play(turn(table(4, {0: {"tracks": board_, "claimed": claimed}})), 0, place("black_or_grey", 1),
@@ -250,6 +273,7 @@ def test_rr_6_7_rr_13_3_ts_15_gives_the_white_track_and_up_to_two_white_advancem
 
 
 def test_rr_6_8_black_reaching_2_6_10_15_on_sp_or_kv_gives_nothing() -> None:
+    """RR-6.8: black tracks on SP and KV passing 2 and 6 bring no tracks."""
     board_ = tracks(st_petersburg={"black": 5}, kiev={"black": 1})
     state = play(turn(table(4, {0: {"tracks": board_}})), 0, place("black_3", 2),
                  adv(SP), adv(KV), adv(SP))
@@ -258,6 +282,7 @@ def test_rr_6_8_black_reaching_2_6_10_15_on_sp_or_kv_gives_nothing() -> None:
 
 
 def test_rr_0_2_the_preceding_colours() -> None:
+    """RR-0.2: black, grey, brown, beige, white; black has no preceding track."""
     assert [board.preceding(COMPONENTS, c) for c in ("black", "grey", "brown", "beige", "white")] == [
         None, "black", "grey", "brown", "beige"]
 
@@ -285,7 +310,8 @@ def _in_order(state: State) -> bool:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=50), min_size=1, max_size=40))
 def test_rr_6_5_rr_0_3_any_legal_advancements_keep_the_colour_order_and_one_track_a_space(picks: list[int]) -> None:
-    """Forty "any" advancements from the start, each choice any legal one (and whatever the special
+    """RR-6.5, RR-0.3 (a property): forty "any" advancements from the start, each choice any legal one (and
+    whatever the special
     spaces they reach ask, chosen the same way): the tracks of each railway always stand in colour
     order, black in front, never two on a space, never past the end."""
     steps = tuple(Step("advance", colour="any", bonus=False, seat=0, p=True) for _ in range(40))
