@@ -312,3 +312,11 @@ def test_rr_8_2_a_factory_comes_through_an_effect_too() -> None:
     assert head(state) == "take"
     state = play(state, 0, factory(2))
     assert done(state) and state.players[0].factories == (f2.locomotive, 2, None, None, None)
+
+
+def test_rr_7_1_rr_5_5_amb_11_the_bottom_space_closes_when_its_locomotive_fits_nowhere() -> None:
+    """RR-7.1 with RR-5.5 and AMB-11: the bottom space needs both a placeable locomotive and a
+    factory; the top space still gives the factory."""
+    state = turn(green(locomotives={TS: (9, 9), SP: (9,), KV: (9,)}))
+    assert "locomotive_3" not in spaces_offered(state) and "locomotive_1" in spaces_offered(state)
+    refused(state, 0, place("locomotive_3", 3), "RR-5.5")

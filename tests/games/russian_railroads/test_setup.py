@@ -281,3 +281,21 @@ def test_rr_2_9_only_the_engineers_on_changing_spaces_show_an_action() -> None:
     assert len(changing) == 2
     assert {m.space for m in RULESET.legal_moves(state, seat) if isinstance(m, mv.Place)} & {
         "engineer_left", "engineer_right"}
+
+
+def test_rr_4_2_a_rounds_phases_run_in_order() -> None:
+    """RR-4.2: the action phase ends when all have passed; then the turn-order reorganisation (the
+    claimer is first at the reuse decision), the turn-order worker's reuse (its industry
+    advancement is scored), the scoring phase, and cleanup (nothing left on the spaces)."""
+    state = drafted(set_up(2), ["S4"])
+    state = play(state, 0, mv.Pass())
+    state = play(state, 1, mv.Place(space="turn_order_1", workers=1))
+    state = play(state, 1, mv.Pass())
+    assert state.agenda[0].kind == "reuse_worker" and state.positions == (2, 1)  # reorganised already
+    assert [line.rule for line in state.lines] == ["RR-12.4"]  # not scored yet
+    assert [p.space for p in state.placements] == ["turn_order_1"]
+    state = play(state, 1, mv.Place(space="industry_1", workers=1))
+    assert [(line.seat, line.points, line.rule) for line in state.lines if line.category == "industry"] == [
+        (1, 1, "RR-14.9")]  # the reused worker's advancement counted in this round's scoring
+    assert state.round == 2 and state.placements == ()  # cleaned up
+    assert RULESET.decision(state).seats == (1,)  # the new first player starts round 2

@@ -327,3 +327,14 @@ def test_rr_6_5_rr_0_3_any_legal_advancements_keep_the_colour_order_and_one_trac
         assert _in_order(state)
     total = sum(pos for held in state.players[0].tracks.values() for pos in held.values())
     assert total - 3 >= moved  # each advancement moved a track one space (those made by themselves too)
+
+
+def test_rr_5_5_rr_13_3_the_white_tracks_advancements_may_be_declined() -> None:
+    """RR-5.5's exception for the white-track bonus (RR-13.3, "up to 2"): declining ends the action
+    with the white track still at position 0."""
+    board_ = tracks(trans_siberian={"black": 14, "grey": 9, "brown": 7, "beige": 5})
+    claimed = tuple(k for k in ALL_CLAIMED if k != f"{TS}:15")
+    state = play(turn(table(4, {0: {"tracks": board_, "claimed": claimed}})), 0, place("black_or_grey", 1),
+                 adv(TS, "black"), mv.Decline())
+    assert done(state) and positions(state, TS)["white"] == 0
+    refused(play(turn(table(4, {0: {"claimed": ALL_CLAIMED}})), 0, place("black_3", 2)), 0, mv.Decline(), "RR-5.5")

@@ -173,3 +173,21 @@ def test_rr_0_9_rr_5_2_a_seat_pays_with_temporary_and_black_workers_and_rubles()
     state = play(state, 0, mv.Place(space="industry_2", temporary=1, black=1))
     player = state.players[0]
     assert (player.temporary, player.black_in_supply, player.markers, player.rubles) == (0, False, (2,), 1)
+
+
+def test_rr_5_5_a_factory_benefit_is_done_as_far_as_it_goes() -> None:
+    """RR-5.5's exception for factory benefits (RR-9.6): the industry space stays open although the
+    factory it reaches gives multipliers and the supply is empty; the benefit is lost."""
+    multiplying = next(f for f in COMPONENTS.factories if {e.kind for e in f.effects} == {"multiplier"})
+    gap = [place_.kind for place_ in COMPONENTS.industry].index("gap")
+    state = evolve(table(4, {0: {"factories": (multiplying.locomotive, None, None, None, None),
+                                 "markers": (gap - 1,)}}), multipliers_left=0)
+    state = turn(state)
+    assert "industry_1" in spaces_offered(state)
+    state = play(state, 0, place("industry_1", 1))
+    assert done(state) and state.players[0].markers == (gap,) and state.players[0].multipliers == 0
+    # with multipliers in the supply the same move places them (the benefit is real)
+    full = play(turn(evolve(state, placements=(), multipliers_left=20,
+                            players=(evolve(state.players[0], markers=(gap - 1,)), *state.players[1:]))),
+                0, place("industry_1", 1))
+    assert full.players[0].multipliers == sum(e.count for e in multiplying.effects)
