@@ -198,7 +198,7 @@ def _reaches(state: State) -> tuple[int, ...]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=60))
+@given(st.lists(st.integers(min_value=0, max_value=30), min_size=20, max_size=60))
 def test_rr_7_8_rr_7_9_chain_reactions_end_and_reach_never_decreases(picks: list[int]) -> None:
     """RR-7.8, RR-7.9 (a property): twelve locomotives taken one after another, every placement and every displaced
     locomotive's move any legal one: each chain ends after at most as many moves as there are

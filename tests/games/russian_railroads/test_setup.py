@@ -210,9 +210,10 @@ def test_rr_3_11_two_players_may_claim_the_space_below_their_own_position() -> N
     assert "turn_order_1" in spaces_offered(two)
     after = play(two, 0, mv.Place(space="turn_order_1", workers=1))
     assert [p.space for p in after.placements] == ["turn_order_1"]
-    four = turn(table(4))
-    assert "turn_order_1" not in spaces_offered(four)
-    refused(four, 0, mv.Place(space="turn_order_1", workers=1), "RR-12.8")
+    for seats in (3, 4):  # the 2-player rule only
+        other = turn(table(seats))
+        assert "turn_order_1" not in spaces_offered(other)
+        refused(other, 0, mv.Place(space="turn_order_1", workers=1), "RR-12.8")
 
 
 def test_rr_4_1_rr_4_2_rr_4_3_rr_4_4_a_whole_two_player_game_of_passes() -> None:

@@ -140,6 +140,8 @@ def test_ex_4_rr_6_9_worker_and_ruble_space_black_then_grey() -> None:
                     kiev={"black": 1, "grey": 0})
     state = turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED, "rubles": 1}}))
     refused(state, 0, place("any_2", 2), "RR-10.7")  # a worker cannot stand in for the ruble
+    rich = turn(table(4, {0: {"tracks": board_, "claimed": ALL_CLAIMED, "rubles": 2}}))
+    assert mv.Place(space="any_2", rubles=2) in RULESET.legal_moves(rich, 0)  # 2 rubles, no worker (RR-10.7)
     state = play(state, 0, place("any_2", 1, 1))
     assert state.players[0].rubles == 0
     after = play(state, 0, adv(TS, "black"), adv(TS, "grey"))
@@ -308,7 +310,7 @@ def _in_order(state: State) -> bool:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(min_value=0, max_value=50), min_size=1, max_size=40))
+@given(st.lists(st.integers(min_value=0, max_value=50), min_size=20, max_size=40))
 def test_rr_6_5_rr_0_3_any_legal_advancements_keep_the_colour_order_and_one_track_a_space(picks: list[int]) -> None:
     """RR-6.5, RR-0.3 (a property): forty "any" advancements from the start, each choice any legal one (and
     whatever the special
