@@ -157,7 +157,7 @@ def test_rr_2_20_rr_3_12_the_draft_runs_from_last_to_second_and_the_first_gets_n
         decision = RULESET.decision(state)
         seat = decision.seats[0]
         order.append(seat)
-        refused(state, (seat + 1) % seats, mv.DraftBonus(card=card), "RR-2.20") if seats > 1 else None
+        refused(state, (seat + 1) % seats, mv.DraftBonus(card=card), "RR-2.20")  # not the other seats' pick
         state = play(state, seat, mv.DraftBonus(card=card))
         assert card not in state.starting_cards
     assert order == list(range(seats - 1))  # positions N, N-1, ..., 2
