@@ -439,6 +439,8 @@ def displaced_legal(state: State, seat: int, step: Step) -> list[Any]:
 def displaced_validate(state: State, seat: int, step: Step, move: Any) -> None:
     if move.railway == step["left"]:
         raise IllegalMoveError("RR-7.6", "a displaced locomotive goes to another railway than the one it left")
+    if move.railway not in {railway.id for railway in state.components.railways}:
+        raise IllegalMoveError("RR-7.6", "a displaced locomotive that can be placed must be placed: name a railway")
     refuse_unless_listed(move, displaced_legal(state, seat, step), "RR-7.4",
                          "a locomotive goes into an empty slot or replaces a strictly lower one")
 

@@ -42,6 +42,8 @@ def forced(legal: Callable[[State, int, Step], Sequence[Any]], otherwise: Otherw
 def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) -> IllegalMoveError:
     """A move the decision in progress does not take: cite the rule that says when such a move is made."""
     now = f"now you must {asks}"
+    if step.kind == "action" and isinstance(move, (mv.Advance, mv.MoveMarker, mv.PlaceLocomotive, mv.TakeFactory)):
+        return IllegalMoveError("RR-5.7", f"first choose which part of the action comes next; {now}")
     if isinstance(move, mv.Place):
         if step.kind == "reuse_worker":
             return IllegalMoveError("RR-12.13", now)
