@@ -75,7 +75,11 @@ def drafts(state: State, step: Step) -> State:
 
 
 def round_start(state: State, step: Step) -> State:
-    return evolve(state, round=int(step["round"]))
+    """A new round; before the first, the starting bonus cards nobody took go back in the box (RR-2.20)."""
+    number = int(step["round"])
+    if number == 1:
+        return evolve(state, round=number, starting_cards=())
+    return evolve(state, round=number)
 
 
 def reorganise(state: State, step: Step) -> State:

@@ -102,8 +102,6 @@ class RussianRailroadsPosition(PositionModel):
     removed_bonus: Ids = Field(max_length=20, description="the final bonus cards removed unseen at setup")
     unseen_engineers: Ids = Field(default=(), max_length=30, description=(
         "engineers of decks X and Y never turned up (they left the game unseen, RR-2.8)"))
-    unused_starting_cards: Ids = Field(default=(), max_length=10, description=(
-        "starting bonus cards nobody drafted (RR-2.20)"))
     scores: tuple[int, ...] = Field(min_length=2, max_length=4, description="each seat's points so far")
 
 
@@ -168,7 +166,7 @@ def position_of(state: State) -> dict[str, Any]:
         bonus_deck=tuple(sorted(state.bonus_deck)),
         removed_bonus=tuple(sorted(state.removed_bonus)),
         unseen_engineers=tuple(sorted(e for deck in state.decks.values() for e in deck)),
-        unused_starting_cards=state.starting_cards, scores=tuple(totals),
+        scores=tuple(totals),
     )
     data: dict[str, Any] = position.model_dump(mode="json")
     return data
@@ -589,16 +587,8 @@ def _cards(state: State, position: RussianRailroadsPosition) -> State:
         raise _fail("removed_bonus", "RR-2.3", f"{removed} final bonus cards are removed at setup")
     if seen != bonus:
         raise _fail("bonus_deck", "RR-21.1", "every final bonus card is in the deck, removed or with a player")
-    starting = [c.id for c in components.starting_bonus_cards]
-    drafted = state.seats - 1
-    given = list(position.unused_starting_cards)
-    if any(c not in starting for c in given) or given != [c for c in starting if c in given] \
-            or len(given) != len(starting) - drafted:
-        raise _fail("unused_starting_cards", "RR-2.20", f"{drafted} of the starting bonus cards "
-                                                        f"{', '.join(starting)} were drafted; the others are listed "
-                                                        "in that order")
     return replace(state, face_up=tuple(position.face_up_cards), bonus_deck=tuple(sorted(position.bonus_deck)),
-                   removed_bonus=tuple(sorted(position.removed_bonus)), starting_cards=tuple(given))
+                   removed_bonus=tuple(sorted(position.removed_bonus)), starting_cards=())
 
 
 def _locomotives(state: State, position: RussianRailroadsPosition) -> None:

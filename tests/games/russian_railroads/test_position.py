@@ -372,7 +372,6 @@ def test_the_round_turn_order_and_whose_turn(sample: tuple[MatchConfig[State], d
     refused(cfg, changed(position, scores=[0]), "scores", RULE)
     refused(cfg, changed(position, colour="red"), "colour", RULE)
     refused(cfg, changed(position, multipliers_left=position["multipliers_left"] + 1), "multipliers_left", "RR-1.4")
-    refused(cfg, changed(position, unused_starting_cards=[]), "unused_starting_cards", "RR-2.20")
 
 
 def test_placements_rr_5_3_occupied_once_and_rr_5_2_paid_in_full(
