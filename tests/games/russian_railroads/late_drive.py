@@ -91,8 +91,9 @@ Chooser = Callable[[State, Any], Any]
 def started(seats: int = 4, *, options: RussianRailroadsOptions | None = None,
             components: RussianRailroadsComponents | None = None,
             chance: Chooser | None = None, draft: Sequence[str] = ()) -> State:
-    """A real setup: every chance draw decided by `chance(state, spec)` (default: the first outcome),
-    the starting bonus draft by `draft` (card ids in the draft's order; default: the first left)."""
+    """A real setup: every chance draw decided by `chance(state, spec)` (default: the first outcome,
+    which deals turn-order card n to seat n - 1), the starting bonus draft by `draft` (card ids in
+    the draft's order); it stops at the first decision those do not make."""
     config = MatchConfig("standard", options or RussianRailroadsOptions(), seats, components or default_components())
     state = RULESET.setup(config)
     picks = list(draft)
@@ -103,9 +104,8 @@ def started(seats: int = 4, *, options: RussianRailroadsOptions | None = None,
             outcome = chance(state, spec) if chance else spec.outcomes[0][0]
             state = RULESET.resolve(state, outcome)
             continue
-        if state.agenda and state.agenda[0].kind == "draft":
-            card = picks.pop(0) if picks else state.starting_cards[0]
-            state = play(state, mv.DraftBonus(card=card))
+        if state.agenda and state.agenda[0].kind == "draft" and picks:
+            state = play(state, mv.DraftBonus(card=picks.pop(0)))
             continue
         return state
 
