@@ -21,8 +21,9 @@ from domain.games.russian_railroads.scoring import final_lines, round_lines
 from domain.games.russian_railroads.state import Placement, State
 from domain.games.russian_railroads.tasks import AGENDA
 from domain.kernel.agenda import Step
+from domain.kernel.viewers import Viewer
 
-from .builders import KV, table
+from .builders import KV, TS, table
 from .late_drive import at_turn, match, play, refused, started, waiting
 
 COMPONENTS = default_components()
@@ -100,10 +101,13 @@ def test_rr_15_1_rr_15_2_rr_15_3_rr_15_7_cleanup_after_round_one() -> None:
 
 
 def test_rr_15_4_engineers_move_right_and_the_unhired_one_leaves() -> None:
-    """RR-15.4: every engineer moves one space right; one left on the hiring space goes to the box."""
+    """RR-15.4: every engineer moves one space right; one left on the hiring space goes to the box.
+    RR-15.5: the round numbers under the spaces are information only: any round moves them alike."""
     strip = ("E1", "E3", "E4", "E8", "E2", "E5", "E7")
-    state = AGENDA.advance(table(4, strip=strip).with_agenda((Step("cleanup"), Step("turn", seat=0))))
-    assert state.strip == (None, "E1", "E3", "E4", "E8", "E2", "E5")
+    for round_no in (1, 4, 6):
+        state = AGENDA.advance(table(4, strip=strip, round=round_no).with_agenda((Step("cleanup"),
+                                                                                 Step("turn", seat=0))))
+        assert state.strip == (None, "E1", "E3", "E4", "E8", "E2", "E5")
     _, after = round_one()
     start = started(4, draft=("S4", "S2", "S3"))
     assert after.strip == (None, *start.strip[:-2], start.strip[-2])  # the hired one had left already
@@ -168,7 +172,7 @@ def test_rr_16_1_rr_16_2_the_marker_covers_the_turn_order_spaces_and_opens_three
 def test_rr_16_3_rr_17_1_the_last_round_has_no_reorganisation_passing_still_pays_then_final_scoring() -> None:
     """RR-16.3: nobody can claim a position, so the order stays; passing still earns the card's VP.
     RR-17.1: after the last round's scoring comes the final scoring, cards then majority, and the
-    match ends."""
+    match ends; RR-17.2, RR-21.3: the face-down cards are revealed and scored only then."""
     rounds = COMPONENTS.for_players(4).rounds
     players = {0: {"bonus_cards": ("B1",)}, 1: {"engineers": ("E3", "E9")}, 2: {"engineers": ("E12",)},
                3: {"bonus_cards": ("B7",)}}
@@ -184,6 +188,23 @@ def test_rr_16_3_rr_17_1_the_last_round_has_no_reorganisation_passing_still_pays
     assert [(line.seat, line.rule, line.points) for line in finals] == [
         (0, "RR-21.4", 15), (3, "RR-21.10", 0), (1, "RR-17.4", 40), (2, "RR-17.4", 20)]  # AMB-24: B7 alone loses ties
     assert not RULESET.legal_moves(state, 0)
+    assert [line.rule for line in state.lines[:-len(finals)]].count("RR-21.4") == 0
+    assert RULESET.view(state, Viewer.of_seat(1))["players"][0]["bonus_cards"] == ["B1"]
+
+
+def test_rr_14_5_rr_14_8_rr_14_10_the_played_scoring_phase_uses_colours_stars_and_the_medal() -> None:
+    """The last round's scoring phase as played: RR-14.5 each colour its value (brown 2, grey 1 on
+    the Kiev spaces within reach), RR-14.10 black spaces nothing, RR-14.8 the Kiev stars and the
+    medal's 20 added to the Kiev line's round."""
+    rounds = COMPONENTS.for_players(4).rounds
+    seat = {"tracks": {**table(4).players[0].tracks, KV: {"black": 6, "grey": 5, "brown": 2}},
+            "locomotives": {TS: (1,), KV: (6,)}, "medal": True, "tokens": ("T6",)}
+    state = table(4, {0: seat}, round=rounds)
+    state = AGENDA.advance(state.with_agenda((Step("round", round=rounds), Step("final_scoring"))))
+    state = play(state, *[mv.Pass()] * 4)
+    kiev = [(line.rule, line.points) for line in state.lines if line.seat == 0 and line.refs.get("railway") == KV]
+    stars = sum(s.vp for s in COMPONENTS.railway(KV).specials if s.benefit == "star" and s.space <= 6)
+    assert kiev == [("RR-14.4", 2 + 2 + 1 + 1 + 1), ("RR-13.8", stars), ("RR-19.7", 20)]
 
 
 def test_rr_17_2_rr_17_3_b7_gives_second_place_on_an_engineer_tie_only_with_a_tile() -> None:
@@ -203,7 +224,8 @@ def test_rr_17_2_rr_17_3_b7_gives_second_place_on_an_engineer_tie_only_with_a_ti
 def test_rr_17_1_rr_17_5_a_bot_played_match_ends_with_the_final_scoring_after_every_round() -> None:
     """A whole 3-seat match by the seeded random policy: each round scored in turn (RR-14.1), the
     final scoring last (RR-17.1), the sheet's totals the lines' sums and the winners the top
-    total (RR-17.5)."""
+    total (RR-17.5); the card taken face down stays hidden from the other seats' and spectators'
+    views at every later position and shows to all at the end (RR-17.2)."""
     played = match(3, 7)
     final = played.final
     assert final.over and final.round == COMPONENTS.for_players(3).rounds
@@ -215,5 +237,15 @@ def test_rr_17_1_rr_17_5_a_bot_played_match_ends_with_the_final_scoring_after_ev
     sheet = RULESET.score(final)
     totals = sheet.totals()
     assert list(totals) == [sum(line.points for line in final.lines if line.seat == seat) for seat in range(3)]
+    taken = [(index, seat, move.card) for index, (_, seat, move) in enumerate(played.history)
+             if isinstance(move, mv.TakeBonusCard)]
+    assert taken  # seed 7: a final bonus card is taken face down (RR-21.2)
+    index, owner, card = taken[0]
+    for state, _, _ in played.history[index + 1:]:
+        for viewer in [Viewer.of_seat(seat) for seat in range(3) if seat != owner] + [Viewer.spectator()]:
+            assert RULESET.view(state, viewer)["players"][owner]["bonus_cards"] == {
+                "count": len(state.players[owner].bonus_cards)}
+        assert card in RULESET.view(state, Viewer.of_seat(owner))["players"][owner]["bonus_cards"]
+    assert card in RULESET.view(final, Viewer.of_seat((owner + 1) % 3))["players"][owner]["bonus_cards"]
     best = max(totals)
     assert set(RULESET.result(final, sheet).winners()) == {seat for seat, total in enumerate(totals) if total == best}
