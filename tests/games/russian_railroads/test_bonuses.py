@@ -331,3 +331,16 @@ def test_rr_21_1_rr_21_2_the_card_is_hidden_from_the_other_seats_until_final_sco
     over = state.ended()
     assert RULESET.view(over, Viewer.of_seat(1))["players"][0]["bonus_cards"] == ["B8"]
     assert RULESET.reveals(over) == ("final_scoring",)
+
+
+def test_rr_20_1_a_face_up_card_only_through_t7_and_once_a_game() -> None:
+    """RR-20.1: a face-up card is gained only through T7 (at a turn it is refused under RR-20.1);
+    each is used once a game: what seat 0 took is not offered to seat 1's T7 later, and what lay on
+    it (the black worker) went to seat 0."""
+    refused(at_turn(table(4)), mv.ChooseCard(card="C2"), "RR-20.1")
+    state = play(through_t7("C2"), mv.TakeBonusVP())
+    assert state.players[0].black_worker and not state.players[1].black_worker
+    later = play(at_step(state, Step("token", seat=1, p=True)), mv.ChooseToken(token="T7"))
+    assert waiting(later) == 1
+    assert {m.card for m in RULESET.legal_moves(later, 1)} == {"C1", "C3", "C4", "C5"}
+    refused(later, mv.ChooseCard(card="C2"), "RR-20.1")
