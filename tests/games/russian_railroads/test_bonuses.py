@@ -223,7 +223,9 @@ def test_amb_22_black_worker_on_the_reusable_space_only_with_the_black_option() 
     black = play(at_turn(table(4, {0: seat})), place, adv(TS), adv(KV))
     assert done(black) and [t["black"] for t in black.players[0].tracks.values()] == [4, 1, 2]
     both = play(at_turn(table(4, {0: seat})), mv.Place(space="industry_black", workers=1, black=1),
-                mv.NextPart(part="industry"), mv.NextPart(part="advance:black"), adv(SP), adv(SP))
+                mv.NextPart(part="industry"), adv(SP))
+    assert list(RULESET.legal_moves(both, 0)) == [adv(TS), adv(SP), adv(KV)]  # the extra: no order to pick
+    both = play(both, adv(SP))
     assert done(both) and both.players[0].markers == (1,) and both.players[0].tracks[SP] == {"black": 3}
 
 
