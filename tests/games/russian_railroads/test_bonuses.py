@@ -8,9 +8,12 @@ as the rulebook gains them (RR-20.1). Seat 0 plays on a 4-seat table unless said
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.games.russian_railroads import RULESET
 from domain.games.russian_railroads import moves as mv
@@ -346,3 +349,30 @@ def test_rr_20_1_a_face_up_card_only_through_t7_and_once_a_game() -> None:
     assert waiting(later) == 1
     assert {m.card for m in RULESET.legal_moves(later, 1)} == {"C1", "C3", "C4", "C5"}
     refused(later, mv.ChooseCard(card="C2"), "RR-20.1")
+
+
+@settings(max_examples=20, deadline=None)
+@given(multipliers=st.integers(0, 8), markers=st.integers(0, 4), nines=st.integers(0, 4), seed=st.integers(0, 99))
+def test_rr_20_7_every_card_t7_offers_can_be_carried_out_in_full(multipliers: int, markers: int, nines: int,
+                                                                 seed: int) -> None:
+    """RR-20.7 as a property: on tables with some multiplier spaces full, markers stuck before an
+    empty gap and slots holding #9s, every card T7 offers is finished by any sequence of legal
+    moves; C1 is offered exactly when a multiplier space is free and the marker can move, C4
+    exactly when some slot can take the #9."""
+    locomotives: dict[str, tuple[int, ...]] = {TS: (9,) * min(nines, 2) or (1,)}
+    locomotives.update({railway: (9,) for railway in (SP, KV)[: max(nines - 2, 0)]})
+    start = token_step(multipliers=multipliers, markers=(markers,), locomotives=locomotives)
+    offered_state = play(start, mv.ChooseToken(token="T7"))
+    offered = {m.card for m in RULESET.legal_moves(offered_state, 0) if isinstance(m, mv.ChooseCard)}
+    assert ("C1" in offered) == (multipliers < 8 and markers < 4)  # a multiplier space, an industry step
+    assert ("C4" in offered) == (nines < 4)
+    rng = random.Random(seed)
+    for card in sorted(offered):
+        state = play(offered_state, mv.ChooseCard(card=card))
+        for _ in range(40):
+            if done(state):
+                break
+            moves = list(RULESET.legal_moves(state, 0))
+            state = play(state, moves[rng.randrange(len(moves))])
+        assert done(state)
+        assert card not in state.face_up
