@@ -243,3 +243,21 @@ def test_rr_11_8_rr_5_5_own_engineer_is_always_usable_and_the_board_only_when_it
     feasible = (not coloured and ("multiplier" not in kinds or multipliers < 8)
                 and ("industry" not in kinds or markers + sum(e.count for e in effects if e.kind == "industry") <= 4))
     assert legal == feasible
+
+
+def test_rr_22_16_rr_5_7_an_engineers_advancements_in_either_order_but_only_orders_that_finish() -> None:
+    """RR-22.16: the advancements may be done in any order (RR-5.7): E4's grey first or black first
+    ends the same; with grey right behind black on the TS only black first can finish the changing
+    engineer's action in full (RR-5.5), so only that order is offered, and grey first is refused."""
+    start = at_turn(table(4, {0: RICH}, strip=(None, None, None, None, "E4", None, None)))
+    black_first = play(start, pay(LEFT, "E4"), part("advance:black"), adv(TS, "black"))
+    grey_first = play(start, pay(LEFT, "E4"), part("advance:grey"), adv(TS, "black"))
+    assert done(black_first) and done(grey_first)
+    assert summary(black_first) == summary(grey_first)
+    assert summary(grey_first)[TS] == {"black": 6, "grey": 4, "brown": 1}
+    tight = {**RICH, "tracks": tracks(trans_siberian={"black": 5, "grey": 4, "brown": 1})}
+    state = play(at_turn(table(4, {0: tight}, strip=(None, None, None, None, "E4", None, None))), pay(LEFT, "E4"))
+    assert list(RULESET.legal_moves(state, 0)) == [part("advance:black")]
+    refused(state, part("advance:grey"), "RR-5.5")
+    state = play(state, part("advance:black"))
+    assert list(RULESET.legal_moves(state, 0)) == [adv(TS, "black")]  # SP or KV would leave grey stuck
