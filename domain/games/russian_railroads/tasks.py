@@ -15,15 +15,17 @@ state hash (bump `engine_version` if that is ever done).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, ordered, program, rotation, rounds
+from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, ordered, parts_of, program, rotation, rounds
 from domain.kernel.errors import IllegalMoveError
 
 from . import actions as ac
 from . import course
 from . import moves as mv
 from . import parts as pt
+from .effects import part_label
 from .state import State
 
 Needed = Callable[[State, Step], bool]
@@ -71,6 +73,21 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
     return IllegalMoveError("RR-5.1", now)
 
 
+def by_label(row: Choice[State, Any]) -> Choice[State, Any]:
+    """RR-5.7: parts that differ only in what the player cannot see (the black worker's extra black
+    advancement may be lost, the action's own may not, RR-20.3) are alike to the player: one move
+    for them, and no decision when only such parts are left."""
+
+    def legal(state: State, seat: int, step: Step) -> list[Any]:
+        moves = list(row.legal(state, seat, step))
+        return [move for index, move in enumerate(moves) if move not in moves[:index]]
+
+    def needed(state: State, step: Step) -> bool:
+        return len({part_label(part) for part in parts_of(step)}) > 1
+
+    return replace(row, legal=legal, needed=needed)
+
+
 ADVANCE = forced(pt.advance_legal, pt.advance_otherwise)
 INDUSTRY = forced(pt.industry_legal, pt.industry_otherwise)
 TAKE = forced(pt.take_legal, pt.take_otherwise)
@@ -110,9 +127,9 @@ ROWS: tuple[Row[State, Any], ...] = (
     Auto("cleanup", course.cleanup),
     Auto("final_scoring", course.final_scoring),
     # ---- an action's parts (RR-5.7) and what they trigger --------------------------------------
-    ordered("action", accepts=(mv.NextPart,), choose=pt.next_part, picks=pt.picks, order_rule="RR-5.7",
-            rule="RR-5.7", prompt="choose the part of the action to do next (RR-5.7)",
-            asks="choose the next part of the action"),
+    by_label(ordered("action", accepts=(mv.NextPart,), choose=pt.next_part, picks=pt.picks, order_rule="RR-5.7",
+                     rule="RR-5.7", prompt="choose the part of the action to do next (RR-5.7)",
+                     asks="choose the next part of the action")),
     Choice("advance", (mv.Advance, mv.Decline), pt.advance_legal, pt.advance_validate, pt.advance_apply,
            needed=ADVANCE[0], otherwise=ADVANCE[1], rule="RR-6.3",
            prompt="choose the track to advance (RR-6.3)", asks="choose the track to advance"),
