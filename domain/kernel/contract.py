@@ -25,6 +25,7 @@ from .canonical import JSON, _text, digest, encode
 from .components import ComponentSet
 from .errors import InvalidOptionsError, MalformedMoveError, PositionUnavailableError
 from .rule_texts import RuleBook, load_rule_book
+from .strict import LAZY
 from .viewers import Viewer
 
 S = TypeVar("S")
@@ -427,17 +428,17 @@ class Ruleset(ABC, Generic[S, M]):
 class OptionsModel(BaseModel):
     """Base for a game's options: frozen, unknown options refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
 
 class MoveModel(BaseModel):
     """Base for a game's moves: frozen, unknown fields refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
 
 class PositionModel(BaseModel):
     """Base for a game's position format: frozen, unknown fields refused (a misspelt field must
     not be silently dropped from a table someone transcribed)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import RingsideError
+from .strict import LAZY
 
 if TYPE_CHECKING:
     from .contract import Ruleset
@@ -40,7 +41,7 @@ BARE = re.compile(r"^[A-Z][A-Z_]*$")
 class RuleText(BaseModel):
     """One rule as a user reads it: a title short enough to print beside the ID, and a statement."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
     title: str = Field(min_length=1, max_length=60)
     text: str = Field(min_length=1, max_length=600)
@@ -58,7 +59,7 @@ class RuleText(BaseModel):
 class RuleBook(BaseModel):
     """A game's rule texts as shipped: the ID prefixes the game uses, and a text per ID."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
     prefixes: tuple[str, ...] = ()
     rules: dict[str, RuleText] = Field(default_factory=dict)
