@@ -29,7 +29,6 @@ from ..kernel.errors import ForbiddenError, InvalidRequestError, MatchNotFoundEr
 from ..kernel.fold import MatchFold
 from ..kernel.integrity import GENESIS, ServerKey, event_hash, load_retired_keys
 from ..kernel.match import Match, MatchSnapshot
-from ..kernel.payloads import check_payload
 from ..kernel.record import Entry
 from ..kernel.registry import get_game
 from ..kernel.trust import Trust
@@ -220,6 +219,8 @@ class RingsideCore(ClassCheckedSave):
                signer: ServerKey | None = None) -> Entry:
         """One entry of a stream, hash-chained to `prev` and signed (by this server's key unless
         `signer`), its payload first checked against its kind's model (kernel/payloads.py)."""
+        from ..kernel.payloads import check_payload  # the payload models: a process that only reads never loads them
+
         signer = signer or self.key
         check_payload(kind, payload)  # what verification checks of it: never sign what it would refuse
         actor_json = actor.to_json()
