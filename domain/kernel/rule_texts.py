@@ -16,7 +16,6 @@ alone finds its game.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -190,6 +189,8 @@ def find_rule(rule_id: str, game: str | None = None) -> RuleEntry:
     found = lookup(rule_id, game)
     if found is not None:
         return found
+    import difflib  # only for a miss: a process that finds its IDs, or never looks one up, never loads it
+
     wanted = normalise(rule_id)
     games = _games(game)
     books = {name: ruleset.rule_texts() for name, ruleset in games.items()}
