@@ -12,7 +12,6 @@ it, composed into `Ringside` in `app.py`.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
@@ -42,7 +41,6 @@ from ..store.write_lock import WriteLock
 from .aggregates import ComponentSetRecord, KnownKey, MatchSecret, annotations_id, components_id, secret_id
 from .cache import MatchCache, PositionCache, project_match
 
-logger = logging.getLogger("ringside")
 MAX_POSITION = 2**62
 """Beyond any match's length and within what SQLite and PostgreSQL can compare positions with."""
 
@@ -250,8 +248,11 @@ class RingsideCore(ClassCheckedSave):
                 problem = event.seal_problem(self.own_keys())
                 if problem is not None:
                     self.snapshot_rejections += 1
-                    logger.warning("snapshot of match %s at event %d not used (%s): folded from the events instead",
-                                   event.originator_id, event.originator_version, problem)
+                    import logging  # only to warn: a process that has nothing to say never loads it
+
+                    logging.getLogger("ringside").warning(
+                        "snapshot of match %s at event %d not used (%s): folded from the events instead",
+                        event.originator_id, event.originator_version, problem)
                     aggregate = project_match(None, self.events.get(event.originator_id,
                                                                     lte=event.originator_version))
                     continue
