@@ -13,7 +13,6 @@ fails to load is reported once and left out, so one broken plugin never takes th
 
 from __future__ import annotations
 
-import logging
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -21,7 +20,6 @@ from .kernel.contract import Ruleset
 from .kernel.registry import register
 
 GROUP = "ringside.games"
-log = logging.getLogger("ringside.plugins")
 _refused: set[str] = set()
 
 
@@ -34,7 +32,9 @@ def install_games() -> None:
             register(_ruleset(point))
         except Exception as exc:  # a plugin's fault, whatever it is, must not stop the service
             _refused.add(point.name)
-            log.warning("game %r (%s) not loaded: %s", point.name, point.value, exc)
+            import logging  # only to warn: a process that has nothing to say never loads it
+
+            logging.getLogger("ringside.plugins").warning("game %r (%s) not loaded: %s", point.name, point.value, exc)
 
 
 def _ruleset(point: EntryPoint) -> Ruleset[Any, Any]:

@@ -1,6 +1,6 @@
 """`python -m replay_cli` runs the CLI."""
 
-from replay_cli.main import cli
+from replay_cli.entry import main
 
 if __name__ == "__main__":
-    cli(prog_name="ringside")
+    main(prog_name="ringside")

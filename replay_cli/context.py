@@ -13,7 +13,6 @@ import click
 
 from domain.kernel.canonical import NotCanonicalError
 from domain.kernel.errors import InvalidPositionError, RingsideError
-from domain.kernel.rule_texts import rule_title
 from domain.kernel.viewers import Actor, Viewer
 from domain.store.storage import storage_full
 
@@ -206,6 +205,8 @@ def translate(error: RingsideError) -> CliError:
     rule = getattr(error, "rule", None)
     reason = getattr(error, "reason", None)
     if isinstance(error, InvalidPositionError):
+        from domain.kernel.rule_texts import rule_title
+
         title = rule_title(error.rule)
         message = f"invalid position: {error.path}: {error.reason} ({error.rule}{' ' + title if title else ''})"
     elif rule and reason:

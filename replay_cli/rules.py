@@ -17,8 +17,6 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from domain.kernel.rule_texts import UnknownRuleError, find_rule, game_of, game_rules, rule_title
-
 from .output import EXIT_USAGE, CliError, console, print_json
 
 ID_IN_TEXT = re.compile(r"\b[A-Z]{1,4}-\d+(?:\.\d+)?\b")
@@ -27,6 +25,8 @@ ID_IN_TEXT = re.compile(r"\b[A-Z]{1,4}-\d+(?:\.\d+)?\b")
 def rule_label(rule_id: Any, game: str | None = None, title: str | None = None) -> str:
     """`CB-3.2 Matching edges`: the ID with its title (`title` when the caller has it, say from a
     server's problem document), or the ID alone when it has none."""
+    from domain.kernel.rule_texts import rule_title  # here: a command that prints no rule never loads the texts
+
     text = str(rule_id)
     title = title or rule_title(text, game)
     return f"{text} {title}" if title else text
@@ -35,6 +35,8 @@ def rule_label(rule_id: Any, game: str | None = None, title: str | None = None) 
 def refusal_message(rule: str, reason: str, game: str | None = None, title: str | None = None) -> str:
     """An illegal move as one line: `illegal move (CB-3.2) Matching edges: <reason>`. The title
     follows the parenthesised ID, so `illegal move (CB-3.2)` still reads as it always has."""
+    from domain.kernel.rule_texts import rule_title
+
     title = title or rule_title(rule, game)
     return f"illegal move ({rule}) {title}: {reason}" if title else f"illegal move ({rule}): {reason}"
 
@@ -69,6 +71,8 @@ def rule_text(rule_id: str | None, game: str | None, as_json: bool) -> None:
       ringside rule-text ct-9.23 --json
       ringside rule-text --game carcassonne
     """
+    from domain.kernel.rule_texts import UnknownRuleError, find_rule, game_of, game_rules
+
     if rule_id is None:
         if game is None:
             raise CliError("give a rule ID (e.g. ringside rule-text CB-3.2) or --game GAME to list a game's rules "

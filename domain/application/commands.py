@@ -16,7 +16,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from ..kernel import record, rulings, undo
+from ..kernel import record, undo
 from ..kernel.annotations import AnnotationLog
 from ..kernel.canonical import JSON
 from ..kernel.chance import commitment, derive_salt, new_seed
@@ -24,14 +24,6 @@ from ..kernel.components import load_components
 from ..kernel.contract import MatchConfig
 from ..kernel.errors import ConflictError, ForbiddenError, InvalidRequestError, InvalidSeatsError, UndoRefusedError
 from ..kernel.fold import entropy_actor_problem
-from ..kernel.header import (
-    entropy_policy_refusal,
-    header_problem,
-    randomness_refusal,
-    seats_refusal,
-    undo_policy_refusal,
-    variant_refusal,
-)
 from ..kernel.integrity import GENESIS, event_hash
 from ..kernel.match import Match
 from ..kernel.positions import normal_position
@@ -61,6 +53,15 @@ class Commands(Writing):
         (`add_entropy`), after the seed commitment is in the record. With a `position` (the game's
         position format) the match starts there instead of at the setup: it is validated, and its
         normal form recorded in the created event (docs/positions.md)."""
+        from ..kernel.header import (  # the header's models, built on first use: a reading process never loads them
+            entropy_policy_refusal,
+            header_problem,
+            randomness_refusal,
+            seats_refusal,
+            undo_policy_refusal,
+            variant_refusal,
+        )
+
         ruleset = get_game(game)
         variant = variant or ruleset.default_variant
         _refuse(variant_refusal(ruleset, variant))
@@ -302,6 +303,8 @@ class Commands(Writing):
                     key: RequestKey | None = None) -> Accepted:
         """An arbiter's decision: correction (take back from a seq), penalty, forfeit, adjudicated
         result, or an illegal move that stands."""
+        from ..kernel import rulings  # the rulings' models, built on first use: a reading process never loads them
+
         if actor.kind != "arbiter":
             raise ForbiddenError("only an arbiter may rule")
         if not isinstance(ruling, dict):

@@ -12,7 +12,6 @@ it, composed into `Ringside` in `app.py`.
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Self
@@ -29,7 +28,6 @@ from ..kernel.errors import ForbiddenError, InvalidRequestError, MatchNotFoundEr
 from ..kernel.fold import MatchFold
 from ..kernel.integrity import GENESIS, ServerKey, event_hash, load_retired_keys
 from ..kernel.match import Match, MatchSnapshot
-from ..kernel.payloads import check_payload
 from ..kernel.record import Entry
 from ..kernel.registry import get_game
 from ..kernel.trust import Trust
@@ -43,7 +41,6 @@ from ..store.write_lock import WriteLock
 from .aggregates import ComponentSetRecord, KnownKey, MatchSecret, annotations_id, components_id, secret_id
 from .cache import MatchCache, PositionCache, project_match
 
-logger = logging.getLogger("ringside")
 MAX_POSITION = 2**62
 """Beyond any match's length and within what SQLite and PostgreSQL can compare positions with."""
 
@@ -220,6 +217,8 @@ class RingsideCore(ClassCheckedSave):
                signer: ServerKey | None = None) -> Entry:
         """One entry of a stream, hash-chained to `prev` and signed (by this server's key unless
         `signer`), its payload first checked against its kind's model (kernel/payloads.py)."""
+        from ..kernel.payloads import check_payload  # the payload models: a process that only reads never loads them
+
         signer = signer or self.key
         check_payload(kind, payload)  # what verification checks of it: never sign what it would refuse
         actor_json = actor.to_json()
@@ -249,8 +248,11 @@ class RingsideCore(ClassCheckedSave):
                 problem = event.seal_problem(self.own_keys())
                 if problem is not None:
                     self.snapshot_rejections += 1
-                    logger.warning("snapshot of match %s at event %d not used (%s): folded from the events instead",
-                                   event.originator_id, event.originator_version, problem)
+                    import logging  # only to warn: a process that has nothing to say never loads it
+
+                    logging.getLogger("ringside").warning(
+                        "snapshot of match %s at event %d not used (%s): folded from the events instead",
+                        event.originator_id, event.originator_version, problem)
                     aggregate = project_match(None, self.events.get(event.originator_id,
                                                                     lte=event.originator_version))
                     continue

@@ -23,7 +23,7 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import IntegrityError
 
-from ..kernel import record, rulings
+from ..kernel import record
 from ..kernel.canonical import JSON
 from ..kernel.chance import derive_outcome, derive_salt
 from ..kernel.clock import utc_text
@@ -255,6 +255,8 @@ class Writing(RingsideCore):
         return appended
 
     def _finish(self, match: Match, reason: str) -> list[Entry]:
+        from ..kernel import rulings  # here: a process that never ends a match never loads it
+
         fold = match.fold
         result = rulings.ending_result(fold, reason)
         ended = self._append(match, record.ENDED, Actor.system(), {

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .canonical import digest
 from .errors import InvalidComponentsError
+from .strict import LAZY
 
 
 class ComponentPart(BaseModel):
@@ -26,13 +27,13 @@ class ComponentPart(BaseModel):
     of restating the config, so the two rules hold for every game alike.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
 
 class ComponentSet(BaseModel):
     """Base of every game's component schema. Immutable once loaded."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
     name: str = "default"
     """A human name for this set (e.g. "default", "real-faces-2nd-edition")."""

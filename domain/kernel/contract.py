@@ -17,15 +17,18 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from .canonical import JSON, _text, digest, encode
 from .components import ComponentSet
 from .errors import InvalidOptionsError, MalformedMoveError, PositionUnavailableError
-from .rule_texts import RuleBook, load_rule_book
+from .strict import LAZY
 from .viewers import Viewer
+
+if TYPE_CHECKING:
+    from .rule_texts import RuleBook
 
 S = TypeVar("S")
 M = TypeVar("M", bound=BaseModel)
@@ -300,6 +303,8 @@ class Ruleset(ABC, Generic[S, M]):
 
         Shipped as data beside the component set (`rule_texts_file` in the ruleset's package),
         validated once and shared; a game may override this to build its texts another way."""
+        from .rule_texts import load_rule_book  # here: a process that prints no rule title never loads the texts
+
         package = type(self).__module__.rpartition(".")[0]
         return load_rule_book(package, self.rule_texts_file)
 
@@ -436,17 +441,17 @@ class Ruleset(ABC, Generic[S, M]):
 class OptionsModel(BaseModel):
     """Base for a game's options: frozen, unknown options refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
 
 class MoveModel(BaseModel):
     """Base for a game's moves: frozen, unknown fields refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
 
 class PositionModel(BaseModel):
     """Base for a game's position format: frozen, unknown fields refused (a misspelt field must
     not be silently dropped from a table someone transcribed)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)

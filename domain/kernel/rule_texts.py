@@ -16,7 +16,6 @@ alone finds its game.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import RingsideError
+from .strict import LAZY
 
 if TYPE_CHECKING:
     from .contract import Ruleset
@@ -40,7 +40,7 @@ BARE = re.compile(r"^[A-Z][A-Z_]*$")
 class RuleText(BaseModel):
     """One rule as a user reads it: a title short enough to print beside the ID, and a statement."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
     title: str = Field(min_length=1, max_length=60)
     text: str = Field(min_length=1, max_length=600)
@@ -58,7 +58,7 @@ class RuleText(BaseModel):
 class RuleBook(BaseModel):
     """A game's rule texts as shipped: the ID prefixes the game uses, and a text per ID."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", **LAZY)
 
     prefixes: tuple[str, ...] = ()
     rules: dict[str, RuleText] = Field(default_factory=dict)
@@ -189,6 +189,8 @@ def find_rule(rule_id: str, game: str | None = None) -> RuleEntry:
     found = lookup(rule_id, game)
     if found is not None:
         return found
+    import difflib  # only for a miss: a process that finds its IDs, or never looks one up, never loads it
+
     wanted = normalise(rule_id)
     games = _games(game)
     books = {name: ruleset.rule_texts() for name, ruleset in games.items()}

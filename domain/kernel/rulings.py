@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from .contract import Result
 from .errors import InvalidRequestError
-from .strict import OptionalText, Strict, first_errors
+from .strict import LAZY, OptionalText, Strict, first_errors
 
 if TYPE_CHECKING:
     from .fold import MatchFold
@@ -79,7 +79,8 @@ class IllegalMoveStands(_Ruling):
 
 Ruling = Annotated[Correction | Penalty | Forfeit | AdjudicatedResult | IllegalMoveStands,
                    Field(discriminator="ruling")]
-RULING: TypeAdapter[Correction | Penalty | Forfeit | AdjudicatedResult | IllegalMoveStands] = TypeAdapter(Ruling)
+RULING: TypeAdapter[Correction | Penalty | Forfeit | AdjudicatedResult | IllegalMoveStands] = TypeAdapter(
+    Ruling, config=ConfigDict(**LAZY))
 """Validates a ruling event's payload."""
 
 

@@ -11,7 +11,6 @@ read-only).
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import stat
 from pathlib import Path
@@ -23,7 +22,6 @@ CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 JOURNALS = ("-wal", "-shm", "-journal")
 """What SQLite keeps beside a database file (it creates them with the database file's mode)."""
 
-log = logging.getLogger("ringside.files")
 
 
 def private_directory(path: Path) -> None:
@@ -56,7 +54,9 @@ def tighten(path: Path) -> None:
     except FileNotFoundError:
         return
     except PermissionError as error:
-        log.warning("cannot make %s private to its owner: %s", path, error.strerror)
+        import logging  # only to warn: a process that has nothing to say never loads it
+
+        logging.getLogger("ringside.files").warning("cannot make %s private to its owner: %s", path, error.strerror)
 
 
 def tighten_descriptor(descriptor: int) -> None:

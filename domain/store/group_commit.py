@@ -21,17 +21,19 @@ many aggregates per transaction), and it depends on the disk and the clients, no
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
 from .recorders import Answer
+
+if TYPE_CHECKING:  # annotations only: `commit` imports asyncio, so a process that only reads never loads it
+    import asyncio
 
 MAX_BATCH = 64
 """Enough to absorb every waiting command of a busy worker; small enough to keep a batch's
@@ -95,6 +97,8 @@ class GroupCommit:
         The writer resolves a batch's futures with one `call_soon_threadsafe` per loop: per job,
         `concurrent.futures` plus `asyncio.wrap_future` cost the loop ~80 µs (a lock, a condition
         and two chained callbacks), as much as the rules check of a move."""
+        import asyncio
+
         job = self._job(aggregate, answers)
         if job.empty:
             return

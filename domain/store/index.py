@@ -10,7 +10,6 @@ pull at once.
 from __future__ import annotations
 
 import json
-import logging
 import sqlite3
 import sys
 import threading
@@ -23,8 +22,6 @@ from ..kernel import record
 from ..kernel.record import Entry
 from .settings import StoreSettings
 from .side_tables import SideTables
-
-log = logging.getLogger("ringside.index")
 
 
 def content_errors() -> tuple[type[Exception], ...]:
@@ -137,8 +134,11 @@ class MatchIndex:
                     self._project(tx, self._entry(notification))
                 except content_errors() as error:
                     tx.execute("ROLLBACK TO SAVEPOINT ringside_index_entry")
-                    log.warning("the match index skips notification %s (%s): it cannot be projected (%s: %s)",
-                                notification.id, notification.topic, type(error).__name__, error)
+                    import logging  # only to warn: a process that has nothing to say never loads it
+
+                    logging.getLogger("ringside.index").warning(
+                        "the match index skips notification %s (%s): it cannot be projected (%s: %s)",
+                        notification.id, notification.topic, type(error).__name__, error)
                 tx.execute("RELEASE SAVEPOINT ringside_index_entry")
             tx.execute(self._sql("UPDATE {tracking} SET position = ? WHERE name = ?"),
                        (notifications[-1].id, TRACKING))

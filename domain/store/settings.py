@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
-from platformdirs import user_data_dir
-
 from .files import JOURNALS, private_database, private_directory, tighten
 
 STORE_FILES = ("ringside.sqlite3", "index.sqlite3", "api.sqlite3", "ringside.lock", "server-key.pem")
@@ -26,7 +24,11 @@ class StoreSetupError(Exception):
 
 def default_data_dir() -> Path:
     configured = os.environ.get("RINGSIDE_DATA_DIR")
-    return Path(configured) if configured else Path(user_data_dir("ringside", appauthor=False))
+    if configured:
+        return Path(configured)
+    from platformdirs import user_data_dir  # only here: with RINGSIDE_DATA_DIR set, a command never loads it
+
+    return Path(user_data_dir("ringside", appauthor=False))
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,6 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from filelock import lock_descriptor, unlock_descriptor
-
 from .files import CLOEXEC, FILE_MODE, tighten_descriptor
 
 POLL_SECONDS = 0.001
@@ -54,6 +52,8 @@ class WriteLock:
 
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
+        from filelock import lock_descriptor, unlock_descriptor  # here: a process that only reads never loads it
+
         with self._threads:
             if self._fd is None:
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | CLOEXEC, FILE_MODE)

@@ -62,16 +62,15 @@ def render_state(summary: dict[str, Any], view: dict[str, Any], viewer: str | No
     """The renderables for `view` of the match described by `summary`, as `viewer` (`seat:1`,
     `spectator`, `arbiter`) sees it: a renderer may lay out the viewer's own pieces apart (a
     hand), never show more than the view holds."""
-    from . import generic
+    renderer = RENDERERS.get(str(summary.get("game", "")))
+    if renderer is not None:
+        try:
+            return renderer(summary, view, viewer)
+        except Exception:  # a view this renderer does not understand: fall back to the generic panels
+            pass
+    from . import generic  # only here: a game with a renderer of its own never loads it (nor rich.pretty)
 
-    game = str(summary.get("game", ""))
-    renderer = RENDERERS.get(game, generic.render)
-    try:
-        return renderer(summary, view, viewer)
-    except Exception:  # a view this renderer does not understand: fall back to the generic panels
-        if renderer is generic.render:
-            raise
-        return generic.render(summary, view, viewer)
+    return generic.render(summary, view, viewer)
 
 
 def describe_changes(summary: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> list[Text] | None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from domain.kernel.contract import MoveModel
+from domain.kernel.strict import LAZY
 
 
 class PlaceTile(MoveModel):
@@ -61,6 +62,6 @@ CarcassonneMove = PlaceTile | PlaceFollower | PlaceAcrobat | ScorePyramid | Pass
 """Every move of the game: each model above, told apart by its `type`."""
 
 MOVE_ADAPTER: TypeAdapter[CarcassonneMove] = TypeAdapter(
-    Annotated[CarcassonneMove, Field(discriminator="type")]
+    Annotated[CarcassonneMove, Field(discriminator="type")], config=ConfigDict(**LAZY)
 )
 """Validates a move's JSON into its model (the ruleset's `move_adapter`)."""

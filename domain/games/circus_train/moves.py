@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from domain.kernel.contract import MoveModel
+from domain.kernel.strict import LAZY
 
 
 class PickTalent(MoveModel):
@@ -170,5 +171,6 @@ CircusTrainMove = (
 )
 """Every move of the game: each model above, told apart by its `type`."""
 
-MOVE_ADAPTER: TypeAdapter[CircusTrainMove] = TypeAdapter(Annotated[CircusTrainMove, Field(discriminator="type")])
+MOVE_ADAPTER: TypeAdapter[CircusTrainMove] = TypeAdapter(Annotated[CircusTrainMove, Field(discriminator="type")],
+                                                         config=ConfigDict(**LAZY))
 """Validates a move's JSON into its model (the ruleset's `move_adapter`)."""
