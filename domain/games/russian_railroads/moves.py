@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from domain.kernel.contract import MoveModel
+from domain.kernel.strict import LAZY
 
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_:]+$")]
 
@@ -133,5 +134,6 @@ RussianRailroadsMove = (
 )
 
 MOVE_ADAPTER: TypeAdapter[RussianRailroadsMove] = TypeAdapter(
-    Annotated[RussianRailroadsMove, Field(discriminator="type")]
+    Annotated[RussianRailroadsMove, Field(discriminator="type")], config=ConfigDict(**LAZY)
 )
+"""Validates a move's JSON into its model (the ruleset's `move_adapter`), built on first use."""
