@@ -41,15 +41,14 @@ def derive_index(seed: str, match_id: str, entropy: list[str], seq: int, bound: 
     """A uniform integer in [0, bound) for the event at `seq`, and the draw counter that gave it."""
     if bound <= 0:
         raise ValueError("a chance event needs at least one possible outcome")
-    keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
+    key = bytes.fromhex(seed)
     bits = max(1, (bound - 1).bit_length())
     mask = (1 << bits) - 1
     message = _draw_message(match_id, entropy, seq)
     draw = 0
     while True:
-        mac = keyed.copy()
-        mac.update(message(draw))
-        value = int.from_bytes(mac.digest(), "big") & mask
+        # the one-shot HMAC: the same bytes as hmac.new(key, message, sha256).digest(), in one C call
+        value = int.from_bytes(hmac.digest(key, message(draw), "sha256"), "big") & mask
         if value < bound:
             return value, draw
         draw += 1

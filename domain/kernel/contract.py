@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import itemgetter
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -29,6 +32,9 @@ from .viewers import Viewer
 
 S = TypeVar("S")
 M = TypeVar("M", bound=BaseModel)
+
+_weight = itemgetter(1)
+"""An (outcome, weight) pair's weight."""
 
 Visibility = Literal["all", "none"] | tuple[int, ...]
 """Who may see a chance outcome when it happens: everyone, nobody (face-down), or these seats."""
@@ -49,7 +55,7 @@ class ChanceSpec:
     visible_to: Visibility = "all"
 
     def total_weight(self) -> int:
-        return sum(weight for _, weight in self.outcomes)
+        return sum(map(_weight, self.outcomes))
 
     def weight_of(self, outcome: JSON) -> int:
         """The total weight of the outcomes whose canonical encoding is `outcome`'s (raises
@@ -69,12 +75,13 @@ class ChanceSpec:
         return sum(weight for candidate, weight in self.outcomes if encode(candidate) == key)
 
     def pick(self, index: int) -> JSON:
-        """The outcome at position `index` of the weighted line 0..total-1."""
-        for outcome, weight in self.outcomes:
-            if index < weight:
-                return outcome
-            index -= weight
-        raise IndexError("index beyond total weight")
+        """The outcome at position `index` of the weighted line 0..total-1: the first whose running
+        total of weights exceeds it (verification picks one per chance event of a record, over
+        every remaining tile or counter, so the running totals are summed in C)."""
+        position = bisect_right(list(accumulate(map(_weight, self.outcomes))), index) if index >= 0 else 0
+        if position >= len(self.outcomes):
+            raise IndexError("index beyond total weight")
+        return self.outcomes[position][0]
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,14 @@ class MatchFold:
             raise NotYourTurnError(f"seat {seat} is not to act now (waiting for seat {waiting})")
         move = self.ruleset.parse_move(move_json)
         self.ruleset.validate(self.state, seat, move)
+        self._checked = (self.state, seat, move_json, move)
         return move
+
+    _checked: tuple[Any, int, Any, Any] | None = None
+    """The last move `check_move` passed: the state it was checked against, the seat, the move's
+    JSON (the very object) and the parsed move. Verification checks a move, then folds the same
+    payload: `_apply_move` takes the parsed move from here instead of parsing it again, when it is
+    that state, seat and object (the rules are pure, so the parse would give the same move)."""
 
     def hides_move(self, seat: int, move: Any) -> bool:
         """Whether a move (a parsed move model) made now must be salted: a secret simultaneous
@@ -423,8 +430,13 @@ class MatchFold:
 
     def _apply_move(self, seq: int, seat: int, move_json: JSON, kind: str) -> None:
         ruleset = self.ruleset
-        move = ruleset.parse_move(move_json)
         before, decision = self.state, self.decision
+        checked = self._checked
+        if checked is not None and checked[0] is before and checked[2] is move_json and checked[1] == seat:
+            move = checked[3]
+        else:
+            move = ruleset.parse_move(move_json)
+        self._checked = None
         choice = ruleset.private_choice(before, seat, move)
         after = ruleset.apply(before, seat, move)
         self.state, self.decision = after, ruleset.decision(after)

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest, digest_parsed, encode
+from .canonical import JSON, digest, digest_parsed, encode, encode_parsed
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
@@ -612,32 +612,48 @@ def _check_entropy(fold: MatchFold, entry: Entry, report: Report) -> None:
 
 
 def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
+    """A chance outcome must have been possible (`check_outcome`), answer the pending chance
+    event, and in server mode be derived from the seed (once it is revealed). An outcome the
+    revealed seed derives is one the pending event could produce (the derivation picks among the
+    outcomes of positive weight), so the possibility check runs only when the derivation does not
+    match, in the order the checks are reported in."""
     payload = entry.payload
     if fold.awaiting_entropy:
         raise _Failed(Divergence("entropy", "a chance outcome drawn before every seat had added its entropy",
                                  seq=entry.seq, expected=f"entropy from seats {fold.awaiting_entropy} first",
                                  actual=entry.kind))
-    try:
-        fold.check_outcome(payload["outcome"])
-    except RingsideError as error:
-        raise _Failed(Divergence("chance", error.message, seq=entry.seq, actual=payload["outcome"])) from None
     spec = fold.decision.chance
+    derivation = payload.get("derivation", {})
+    server = fold.randomness == "server"
+    claimed: dict[str, Any] | None = None
+    wanted: dict[str, Any] | None = None
+    if server and seed is not None and spec is not None and fold.status == "active" \
+            and derivation.get("mode") == "server":
+        try:
+            derived = derive_outcome(seed, fold.match_id, fold.entropy, entry.seq, spec)
+        except ValueError:  # nothing left to draw: check_outcome says so
+            pass
+        else:
+            claimed = {"outcome": payload["outcome"], "index": derivation.get("index"), "draw": derivation.get("draw")}
+            wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}
+    # equal encodings, as equal digests, without hashing (the claim is read from a canonical line)
+    derived_as_claimed = wanted is not None and encode_parsed(claimed) == encode(wanted)
+    if not derived_as_claimed:
+        try:
+            fold.check_outcome(payload["outcome"])
+        except RingsideError as error:
+            raise _Failed(Divergence("chance", error.message, seq=entry.seq, actual=payload["outcome"])) from None
     assert spec is not None
     if payload.get("kind") != spec.kind:
         raise _Failed(Divergence("chance", "the outcome answers another chance event", seq=entry.seq,
                                  expected=spec.kind, actual=payload.get("kind")))
-    if fold.randomness == "server":
-        if payload.get("derivation", {}).get("mode") != "server":
+    if server:
+        if derivation.get("mode") != "server":
             raise _Failed(Divergence("chance", "a server-mode match with an outcome not derived from the seed",
                                      seq=entry.seq))
-        if seed is not None:
-            derived = derive_outcome(seed, fold.match_id, fold.entropy, entry.seq, spec)
-            claimed = {"outcome": payload["outcome"], "index": payload["derivation"].get("index"),
-                       "draw": payload["derivation"].get("draw")}
-            wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}
-            if encode(claimed) != encode(wanted):  # equal encodings, as equal digests, without hashing
-                raise _Failed(Divergence("chance", "the outcome is not the one the revealed seed derives",
-                                         seq=entry.seq, expected=wanted, actual=claimed))
+        if seed is not None and not derived_as_claimed:
+            raise _Failed(Divergence("chance", "the outcome is not the one the revealed seed derives",
+                                     seq=entry.seq, expected=wanted, actual=claimed))
     if seed is not None and spec.visible_to != "all":
         _check_salt(fold, entry, seed)
     _count(report, "chance")
