@@ -94,7 +94,16 @@ class Step(Mapping[str, JSON]):
         if KIND in fields:
             raise AgendaError(f"{KIND!r} is the step's kind, not a field")
         object.__setattr__(self, "kind", _key(kind))  # NFC, as canonical JSON keeps it
-        object.__setattr__(self, "_fields", {_key(key): _freeze(value) for key, value in fields.items()})
+        # `_key` and `_freeze` inlined for what most fields are (ASCII names, a seat, a flag, a step
+        # or nothing): the engines make steps at every turn, several per event
+        frozen: dict[str, JSON] = {}
+        for key, value in fields.items():
+            kind_of = type(value)
+            if not (kind_of is int or kind_of is bool or value is None or kind_of is Step
+                    or (kind_of is str and value.isascii())):
+                value = _freeze(value)
+            frozen[key if key.isascii() else _key(key)] = value
+        object.__setattr__(self, "_fields", frozen)
 
     @classmethod
     def _frozen(cls, kind: str, fields: dict[str, JSON]) -> Step:

@@ -158,10 +158,15 @@ class CircusTrainState:
         """An agenda given as step records (a test's crafted position) is read into steps once, here,
         so that everything after works on steps. It runs for every new state (`evolve` too), so it
         is a plain loop that stops at the first record."""
-        for step in self.agenda:
+        agenda = self.agenda
+        if agenda is _STEPS_ONLY[0]:  # the agenda of the state this one was made from, most often
+            return
+        for step in agenda:
             if type(step) is not Step:
-                object.__setattr__(self, "agenda", decode_agenda(self.agenda))
+                object.__setattr__(self, "agenda", decode_agenda(agenda))
                 break
+        if type(self.agenda) is tuple:
+            _STEPS_ONLY[0] = self.agenda
 
     # ---- convenience -------------------------------------------------------------------
     @property
@@ -199,10 +204,17 @@ class CircusTrainState:
 
     def push(self, *steps: Step) -> State:
         """`steps` onto the head of the agenda, the first to be taken next."""
-        return evolve(self, agenda=(*steps, *self.agenda))
+        return self.with_agenda((*steps, *self.agenda))
 
     def with_agenda(self, agenda: tuple[Step, ...]) -> State:
-        return evolve(self, agenda=agenda)
+        """`evolve(self, agenda=agenda)`, written out: the agenda machine changes the agenda two or
+        three times per event (the step taken off, the steps it leads to pushed)."""
+        new = object.__new__(CircusTrainState)
+        values = new.__dict__
+        values.update(self.__dict__)
+        values["agenda"] = agenda
+        new.__post_init__()
+        return new
 
     def ended(self) -> State:
         """The agenda ran out: the match is over (CT-6.2)."""
@@ -274,6 +286,10 @@ class CircusTrainState:
 
 
 State = CircusTrainState
+
+_STEPS_ONLY: list[tuple[Step, ...]] = [()]
+"""The last agenda `__post_init__` found to hold nothing but steps (a tuple: immutable, and kept
+alive here, so a state given the very same object need not be checked again)."""
 """The short name the engine's modules use."""
 
 
