@@ -147,11 +147,22 @@ class MatchFold:
             return []
         return [seat for seat in range(self.seats) if seat not in self.seat_entropy]
 
+    _sheet: tuple[Any, list[dict[str, Any]], ScoreSheet] | None = None
+    """The last score sheet, with the game state and the penalties it was scored from."""
+
     def score_sheet(self) -> ScoreSheet:
+        """The rules engine's score of the current state, with the penalties ruled: computed once
+        per state and penalties (the result is scored from the same sheet, and an ended event
+        records both)."""
+        cached = self._sheet
+        if cached is not None and cached[0] is self.state and cached[1] == self.penalties:
+            return cached[2]
         sheet = self.ruleset.score(self.state)
         extra = [ScoreLine(p["seat"], -p["points"], "penalty", "RULING", p.get("reason", ""),
                            {"ruling_seq": p["seq"]}) for p in self.penalties]
-        return sheet.with_lines(extra)
+        sheet = sheet.with_lines(extra)
+        self._sheet = (self.state, [dict(p) for p in self.penalties], sheet)
+        return sheet
 
     _game_hash: tuple[Any, str] | None = None
     """The last game state hashed and its hash (`game_state_hash`)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest, digest_parsed, encode, encode_parsed
+from .canonical import JSON, digest_parsed, encode, encode_parsed
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
@@ -735,10 +735,10 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
                                  expected=state_hash, actual=payload.get("state_hash")))
     result = rulings.ending_result(fold, str(reason)).to_json()
     scores = fold.score_sheet().to_json()
-    if digest(scores) != digest(payload.get("scores")):
+    if encode(scores) != encode_parsed(payload.get("scores")):  # equal encodings, as equal digests
         raise _Failed(Divergence("score", "the recorded final scores differ from the re-fold's", seq=entry.seq,
                                  expected=scores["totals"], actual=(payload.get("scores") or {}).get("totals")))
-    if digest(result) != digest(payload.get("result")):
+    if encode(result) != encode_parsed(payload.get("result")):
         raise _Failed(Divergence("score", "the recorded result differs from the re-fold's", seq=entry.seq,
                                  expected=result, actual=payload.get("result")))
 

@@ -64,6 +64,15 @@ def placements(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str)
 
 
 def placeable(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> bool:
-    """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3)."""
-    rotations = [catalog.get(tile_id, r) for r in catalog.distinct_rotations[tile_id]]
-    return any(fits(board, rotated, pos) for pos in _frontier_lazily(board) for rotated in rotations)
+    """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3). Asked at every
+    draw: each empty place next to the map is judged by one look-up of the edges its neighbours
+    show it (`Catalog.fit_patterns`), not by trying each rotation edge by edge (`fits`)."""
+    patterns = catalog.fit_patterns[tile_id]
+    get = board.get
+    for x, y in _frontier_lazily(board):
+        north, east, south, west = get((x, y - 1)), get((x + 1, y)), get((x, y + 1)), get((x - 1, y))
+        touching = (None if north is None else north.edges[2], None if east is None else east.edges[3],
+                    None if south is None else south.edges[0], None if west is None else west.edges[1])
+        if touching in patterns:
+            return True
+    return False
