@@ -93,7 +93,7 @@ class Step(Mapping[str, JSON]):
             raise AgendaError(f"a step's kind is a non-empty string, not {kind!r}")
         if KIND in fields:
             raise AgendaError(f"{KIND!r} is the step's kind, not a field")
-        object.__setattr__(self, "kind", _key(kind))  # NFC, as canonical JSON keeps it
+        _set_kind(self, kind if type(kind) is str and kind.isascii() else _key(kind))  # NFC, as canonical JSON keeps it
         # `_key` and `_freeze` inlined for what most fields are (ASCII names, a seat, a flag, a step
         # or nothing): the engines make steps at every turn, several per event
         frozen: dict[str, JSON] = {}
@@ -103,7 +103,7 @@ class Step(Mapping[str, JSON]):
                     or (kind_of is str and value.isascii())):
                 value = _freeze(value)
             frozen[key if key.isascii() else _key(key)] = value
-        object.__setattr__(self, "_fields", frozen)
+        _set_fields(self, frozen)
 
     @classmethod
     def _frozen(cls, kind: str, fields: dict[str, JSON]) -> Step:
@@ -111,8 +111,8 @@ class Step(Mapping[str, JSON]):
         freezing them again would give equal values, at the cost of copying every container.
         `but` and the row factories make most steps of a match, so this is a hot path."""
         step = object.__new__(cls)
-        object.__setattr__(step, "kind", kind)
-        object.__setattr__(step, "_fields", fields)
+        _set_kind(step, kind)
+        _set_fields(step, fields)
         return step
 
     @classmethod
@@ -187,6 +187,12 @@ class Step(Mapping[str, JSON]):
     def to_json(self) -> dict[str, JSON]:
         """The stored record: plain JSON, as canonical encoding and hashing take it."""
         return {KIND: self.kind, **{key: _thaw(value) for key, value in self._fields.items()}}
+
+
+_set_kind = Step.kind.__set__  # type: ignore[attr-defined]
+_set_fields = Step._fields.__set__  # type: ignore[attr-defined]
+"""The slots' own setters: a step is immutable to everyone else (`__setattr__` refuses), and
+making one through `object.__setattr__` cost twice as much as what it sets."""
 
 
 def _freeze(value: Any) -> JSON:
@@ -392,6 +398,7 @@ class Agenda(Generic[S, M]):
                 raise AgendaError(f"the table names the step kind {row.kind!r} twice (or it is the kernel's)")
             table[row.kind] = row
         self.rows: Mapping[str, Row[S, M]] = MappingProxyType(table)
+        self._rows = table
         self.over_rule = over_rule
         self.out_of_step = out_of_step
         self.probe_budget = probe_budget
@@ -417,20 +424,26 @@ class Agenda(Generic[S, M]):
     def advance(self, state: S) -> S:
         """Run automatic steps until the head needs a decision or a chance outcome; a match whose
         agenda runs out is over."""
-        while state.agenda and not state.over:
-            step = state.agenda[0]
-            row = self.row(step.kind)
+        rows = self._rows  # the loop runs at every event, several times: no method call per step for the row
+        while True:
+            agenda = state.agenda
+            if not agenda or state.over:
+                break
+            step = agenda[0]
+            row = rows.get(step.kind)
+            if row is None:
+                raise AgendaError(f"unknown step kind {step.kind!r}")
             if isinstance(row, Auto):
-                state = row.run(pop(state), step)
+                state = row.run(state.with_agenda(agenda[1:]), step)
             elif isinstance(row, Chance):
                 spec = row.spec(state, step)
                 if spec is not None and spec.outcomes:
                     return state
-                state = pop(state)  # nothing left to draw
+                state = state.with_agenda(agenda[1:])  # nothing left to draw
             elif row.needed(state, step):
                 return state
             else:
-                state = (row.otherwise or _drop)(pop(state), step)
+                state = (row.otherwise or _drop)(state.with_agenda(agenda[1:]), step)
         if not state.agenda and not state.over:
             state = state.ended()
         return state

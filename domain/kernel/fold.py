@@ -433,9 +433,10 @@ class MatchFold:
     # ---- mechanics -------------------------------------------------------------------
     def _touch(self, keep_redo: bool = False) -> None:
         """Something changed the game: pending undo requests no longer describe it."""
-        for key in self._open_undo:
-            self.undo[key] = evolve(self.undo[key], status="stale")
-        self._open_undo = set()
+        if self._open_undo:
+            for key in self._open_undo:
+                self.undo[key] = evolve(self.undo[key], status="stale")
+            self._open_undo = set()
         if not keep_redo:
             self.redo_candidate = None
 
@@ -488,6 +489,8 @@ class MatchFold:
     def _reveal_private(self, step: GameStep) -> None:
         """Reveal the private choices whose reveal point the game reached with `step`; revealing
         another step's choice makes `step` an undo barrier (what was shown cannot be unshown)."""
+        if not self._unrevealed:  # most steps: no private choice waits to be revealed
+            return
         pending = self._private_pending()
         if not pending:
             return

@@ -177,7 +177,12 @@ class CircusTrainState:
 
     @property
     def catalog(self) -> Catalog:
-        return catalog_for(self.config.components)
+        components = self.config.components
+        last = _LAST_CATALOG[0]
+        if last is not None and last.components is components:  # the engine asks it many times per event
+            return last
+        catalog = _LAST_CATALOG[0] = catalog_for(components)
+        return catalog
 
     @property
     def advanced(self) -> bool:
@@ -192,9 +197,15 @@ class CircusTrainState:
         return self.catalog.month_of_week(min(self.week, self.catalog.total_weeks - 1))
 
     def with_player(self, seat: int, player: PlayerState) -> State:
-        players = list(self.players)
-        players[seat] = player
-        return evolve(self, players=tuple(players))
+        """`evolve(self, players=...)` with one player replaced, written out (as `with_agenda`):
+        nearly every move changes a player."""
+        players = self.players
+        new = object.__new__(CircusTrainState)
+        values = new.__dict__
+        values.update(self.__dict__)
+        values["players"] = (*players[:seat], player, *players[seat + 1:]) if 0 <= seat < len(players) \
+            else _replaced(players, seat, player)
+        return new
 
     def update_player(self, seat: int, **changes: Any) -> State:
         return self.with_player(seat, evolve(self.players[seat], **changes))
@@ -203,7 +214,10 @@ class CircusTrainState:
         return self.agenda[0] if self.agenda else None
 
     def push(self, *steps: Step) -> State:
-        """`steps` onto the head of the agenda, the first to be taken next."""
+        """`steps` onto the head of the agenda, the first to be taken next (nothing pushed: the
+        same state, an immutable value)."""
+        if not steps:
+            return self
         return self.with_agenda((*steps, *self.agenda))
 
     def with_agenda(self, agenda: tuple[Step, ...]) -> State:
@@ -286,6 +300,17 @@ class CircusTrainState:
 
 
 State = CircusTrainState
+
+_LAST_CATALOG: list[Catalog | None] = [None]
+"""The catalogue last read through a state (it keeps its component set alive, so `is` is safe)."""
+
+
+def _replaced(players: tuple[PlayerState, ...], seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
+    """`players` with the one at `seat` replaced, as list indexing reads `seat` (a negative one too)."""
+    changed = list(players)
+    changed[seat] = player
+    return tuple(changed)
+
 
 _STEPS_ONLY: list[tuple[Step, ...]] = [()]
 """The last agenda `__post_init__` found to hold nothing but steps (a tuple: immutable, and kept
