@@ -185,20 +185,24 @@ class _Heads:
 
     def __init__(self, quick: bool) -> None:
         self.quick = quick
-        self.kept: list[tuple[str, bytes, str]] = []
+        self.kept: list[tuple[str, Entry]] = []
 
     def valid(self, public_hex: str, entry: Entry, vouched: bool) -> bool:
         """Whether the entry's `sig` signs its head by `public_hex` (the quick walk takes a vouched
-        one as valid for now, and keeps it)."""
-        message = parsed_head_message(entry.stream, entry.seq, entry.hash)
+        one as valid for now, and keeps it: its head message is written only if it is checked)."""
         if self.quick and vouched:
-            self.kept.append((public_hex, message, entry.sig))
+            self.kept.append((public_hex, entry))
             return True
-        return verify_signature(public_hex, message, entry.sig)
+        return verify_signature(public_hex, parsed_head_message(entry.stream, entry.seq, entry.hash), entry.sig)
 
     def kept_hold(self) -> bool:
-        """Whether every signature the quick walk took as valid is."""
-        return all(verify_signature(*kept) for kept in self.kept)
+        """Whether every signature the quick walk took as valid is (a head that cannot even be
+        written is not: the thorough walk then names what is wrong with it)."""
+        try:
+            return all(verify_signature(public_hex, parsed_head_message(entry.stream, entry.seq, entry.hash),
+                                        entry.sig) for public_hex, entry in self.kept)
+        except Exception:  # noqa: BLE001 - anything unwritable is a reason to walk thoroughly
+            return False
 
 
 def _vouched(entries: Sequence[Entry], index: int, redacted: Collection[int] = ()) -> bool:
@@ -389,12 +393,13 @@ def _check_entry(fold: MatchFold | None, entry: Entry, expected_seq: int, prev: 
 
 
 ACTOR_KINDS = ("seat", "substitute", "arbiter", "recorder", "bot", "system")
+_ACTOR_FIELDS = frozenset(("kind", "seat", "name"))
 
 
 def _check_shape(entry: Entry) -> None:
     """An event's payload is an object and its actor one the server records (kind, seat, name)."""
     actor: Any = entry.actor
-    good_actor = (isinstance(actor, dict) and set(actor) <= {"kind", "seat", "name"}
+    good_actor = (isinstance(actor, dict) and actor.keys() <= _ACTOR_FIELDS
                   and actor.get("kind") in ACTOR_KINDS
                   and ("seat" not in actor or type(actor["seat"]) is int)
                   and ("name" not in actor or isinstance(actor["name"], str)))
