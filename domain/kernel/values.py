@@ -21,6 +21,9 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_set = object.__setattr__
+"""Sets an attribute even of a frozen dataclass (as its generated `__init__` does)."""
+
 _PLAIN: dict[type, tuple[frozenset[str], int, Any] | None] = {}
 """Per class: when `evolve` may copy its instances' `__dict__`, its field names, their count and
 its `__post_init__` (or None); else None."""
@@ -48,9 +51,9 @@ def evolve(obj: T, /, **changes: Any) -> T:
     if plan is None or state is None or len(state) != plan[1] or not plan[0].issuperset(changes):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(cls)
-    values = new.__dict__
-    values.update(state)
+    values = state.copy()  # a dict's copy, then set as the new one's: cheaper than filling an empty one
     values.update(changes)
+    _set(new, "__dict__", values)
     if plan[2] is not None:
         plan[2](new)
     return new

@@ -201,10 +201,10 @@ class CircusTrainState:
         nearly every move changes a player."""
         players = self.players
         new = object.__new__(CircusTrainState)
-        values = new.__dict__
-        values.update(self.__dict__)
+        values = self.__dict__.copy()
         values["players"] = (*players[:seat], player, *players[seat + 1:]) if 0 <= seat < len(players) \
             else _replaced(players, seat, player)
+        _set(new, "__dict__", values)
         return new
 
     def update_player(self, seat: int, **changes: Any) -> State:
@@ -224,9 +224,9 @@ class CircusTrainState:
         """`evolve(self, agenda=agenda)`, written out: the agenda machine changes the agenda two or
         three times per event (the step taken off, the steps it leads to pushed)."""
         new = object.__new__(CircusTrainState)
-        values = new.__dict__
-        values.update(self.__dict__)
+        values = self.__dict__.copy()  # then set as the new one's: cheaper than filling an empty one
         values["agenda"] = agenda
+        _set(new, "__dict__", values)
         new.__post_init__()
         return new
 
@@ -300,6 +300,9 @@ class CircusTrainState:
 
 
 State = CircusTrainState
+
+_set = object.__setattr__
+"""Sets an attribute even of a frozen dataclass (as its generated `__init__` does)."""
 
 _LAST_CATALOG: list[Catalog | None] = [None]
 """The catalogue last read through a state (it keeps its component set alive, so `is` is safe)."""
