@@ -201,7 +201,7 @@ class _Heads:
         try:
             return all(verify_signature(public_hex, parsed_head_message(entry.stream, entry.seq, entry.hash),
                                         entry.sig) for public_hex, entry in self.kept)
-        except Exception:  # noqa: BLE001 - anything unwritable is a reason to walk thoroughly
+        except Exception:  # anything unwritable is a reason to walk thoroughly
             return False
 
 
