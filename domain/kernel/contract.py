@@ -104,7 +104,18 @@ class Decision:
 
     @classmethod
     def to_move(cls, *seats: int, prompt: str = "", secret: bool = False) -> Decision:
-        return cls(seats=tuple(seats), prompt=prompt, secret=secret)
+        """Seats to move. An immutable value asked for after every step of a match, and a game has
+        few of them (who, and what it is asked): each is made once and shared."""
+        if type(secret) is not bool or type(prompt) is not str or not all(type(seat) is int for seat in seats):
+            return cls(seats=tuple(seats), prompt=prompt, secret=secret)
+        key = (cls, seats, prompt, secret)
+        decision = _TO_MOVE.get(key)
+        if decision is None:
+            decision = cls(seats=seats, prompt=prompt, secret=secret)
+            if len(_TO_MOVE) >= 4096:
+                _TO_MOVE.clear()
+            _TO_MOVE[key] = decision
+        return decision
 
     @classmethod
     def of_chance(cls, spec: ChanceSpec, prompt: str = "") -> Decision:
@@ -117,6 +128,11 @@ class Decision:
         if self.chance is not None:
             data["chance"] = {"kind": self.chance.kind}
         return data
+
+
+_TO_MOVE: dict[tuple[Any, ...], Decision] = {}
+"""The decisions `Decision.to_move` made, by class, seats, prompt and secrecy (a key of other
+types than int seats and a bool could stand for an equal one, 1 for True: those are not shared)."""
 
 
 @dataclass(frozen=True)
