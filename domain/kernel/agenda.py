@@ -468,11 +468,13 @@ class Agenda(Generic[S, M]):
         return row.owners(state, step) if isinstance(row, Choice) else ()
 
     def decision(self, state: S) -> Decision:
-        """What the match waits for, as the ruleset contract says it (after `advance`)."""
-        step = self.head(state)
-        if step is None or state.over:
+        """What the match waits for, as the ruleset contract says it (after `advance`): asked after
+        every step of a match."""
+        agenda = state.agenda
+        if not agenda or state.over:
             return Decision.finished()
-        row = self.row(step.kind)
+        step = agenda[0]
+        row = self._rows.get(step.kind) or self.row(step.kind)
         if isinstance(row, Chance):
             spec = row.spec(state, step)
             assert spec is not None, f"{step!r} has nothing to draw: advance() passes such steps over"
@@ -507,7 +509,7 @@ class Agenda(Generic[S, M]):
         if not isinstance(move, row.accepts):
             raise self.out_of_step(state, seat, step, move, row.asks or step.kind)
         row.validate(state, seat, step, move)
-        if row.whole or _region(state.agenda[1:]) is not None:
+        if row.whole or _region(state.agenda, 1) is not None:
             rule = self._unfinishable(state, seat, step, row, move)
             if rule is not None:
                 raise IllegalMoveError(rule, "the action could not then be carried out in full")
@@ -604,11 +606,12 @@ class Agenda(Generic[S, M]):
             return False
 
 
-def _region(agenda: Sequence[Step]) -> int | None:
-    """The position of the outermost pending all-or-nothing marker, if any."""
-    for index in range(len(agenda) - 1, -1, -1):
+def _region(agenda: Sequence[Step], start: int = 0) -> int | None:
+    """The position of the outermost pending all-or-nothing marker, if any (among the steps from
+    `start` on, counted from there: `_region(agenda, 1)` is `_region(agenda[1:])` without the copy)."""
+    for index in range(len(agenda) - 1, start - 1, -1):
         if agenda[index].kind == WHOLE:
-            return index
+            return index - start
     return None
 
 
