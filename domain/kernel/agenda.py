@@ -399,6 +399,10 @@ class Agenda(Generic[S, M]):
             table[row.kind] = row
         self.rows: Mapping[str, Row[S, M]] = MappingProxyType(table)
         self._rows = table
+        self._drawn: tuple[Any, ChanceSpec] | None = None
+        """The last state `advance` stopped at for a chance event, with that event's outcomes
+        (states are immutable values and the outcomes a function of the state: the decision asked
+        of that very state next need not read them from the game again)."""
         self.over_rule = over_rule
         self.out_of_step = out_of_step
         self.probe_budget = probe_budget
@@ -438,6 +442,7 @@ class Agenda(Generic[S, M]):
             elif isinstance(row, Chance):
                 spec = row.spec(state, step)
                 if spec is not None and spec.outcomes:
+                    self._drawn = (state, spec)  # the decision asked next reads it, not the game again
                     return state
                 state = state.with_agenda(agenda[1:])  # nothing left to draw
             elif row.needed(state, step):
@@ -476,7 +481,8 @@ class Agenda(Generic[S, M]):
         step = agenda[0]
         row = self._rows.get(step.kind) or self.row(step.kind)
         if isinstance(row, Chance):
-            spec = row.spec(state, step)
+            drawn = self._drawn
+            spec = drawn[1] if drawn is not None and drawn[0] is state else row.spec(state, step)
             assert spec is not None, f"{step!r} has nothing to draw: advance() passes such steps over"
             return Decision.of_chance(spec, prompt=row.prompt or spec.kind)
         if isinstance(row, Choice):

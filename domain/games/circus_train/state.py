@@ -65,8 +65,7 @@ def multiset_contains(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
 def multiset_outcomes(items: tuple[str, ...]) -> tuple[tuple[JSON, int], ...]:
     """A draw from a bag or deck as chance outcomes: each distinct item, weighted by how many are
     left, in sorted order (the same on every machine)."""
-    counts = Counter(items)
-    return tuple((item, counts[item]) for item in sorted(counts))
+    return tuple(sorted(Counter(items).items()))  # the items are distinct keys: sorted by item
 
 
 @dataclass(frozen=True)
