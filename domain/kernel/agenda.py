@@ -94,8 +94,17 @@ class Step(Mapping[str, JSON]):
             raise AgendaError(f"a step's kind is a non-empty string, not {kind!r}")
         if KIND in fields:
             raise AgendaError(f"{KIND!r} is the step's kind, not a field")
-        object.__setattr__(self, "kind", _key(kind))  # NFC, as canonical JSON keeps it
-        object.__setattr__(self, "_fields", {_key(key): _freeze(value) for key, value in fields.items()})
+        _set_kind(self, kind if type(kind) is str and kind.isascii() else _key(kind))  # NFC, as canonical JSON keeps it
+        # `_key` and `_freeze` inlined for what most fields are (ASCII names, a seat, a flag, a step
+        # or nothing): the engines make steps at every turn, several per event
+        frozen: dict[str, JSON] = {}
+        for key, value in fields.items():
+            kind_of = type(value)
+            if not (kind_of is int or kind_of is bool or value is None or kind_of is Step
+                    or (kind_of is str and value.isascii())):
+                value = _freeze(value)
+            frozen[key if key.isascii() else _key(key)] = value
+        _set_fields(self, frozen)
 
     @classmethod
     def _frozen(cls, kind: str, fields: dict[str, JSON]) -> Step:
@@ -103,8 +112,8 @@ class Step(Mapping[str, JSON]):
         freezing them again would give equal values, at the cost of copying every container.
         `but` and the row factories make most steps of a match, so this is a hot path."""
         step = object.__new__(cls)
-        object.__setattr__(step, "kind", kind)
-        object.__setattr__(step, "_fields", fields)
+        _set_kind(step, kind)
+        _set_fields(step, fields)
         return step
 
     @classmethod
@@ -186,6 +195,12 @@ class Step(Mapping[str, JSON]):
     def to_json(self) -> dict[str, JSON]:
         """The stored record: plain JSON, as canonical encoding and hashing take it."""
         return {KIND: self.kind, **{key: _thaw(value) for key, value in self._fields.items()}}
+
+
+_set_kind = Step.kind.__set__  # type: ignore[attr-defined]
+_set_fields = Step._fields.__set__  # type: ignore[attr-defined]
+"""The slots' own setters: a step is immutable to everyone else (`__setattr__` refuses), and
+making one through `object.__setattr__` cost twice as much as what it sets."""
 
 
 def _freeze(value: Any) -> JSON:
@@ -391,6 +406,11 @@ class Agenda(Generic[S, M]):
                 raise AgendaError(f"the table names the step kind {row.kind!r} twice (or it is the kernel's)")
             table[row.kind] = row
         self.rows: Mapping[str, Row[S, M]] = MappingProxyType(table)
+        self._rows = table
+        self._drawn: tuple[Any, ChanceSpec] | None = None
+        """The last state `advance` stopped at for a chance event, with that event's outcomes
+        (states are immutable values and the outcomes a function of the state: the decision asked
+        of that very state next need not read them from the game again)."""
         self.over_rule = over_rule
         self.out_of_step = out_of_step
         self.probe_budget = probe_budget
@@ -420,20 +440,27 @@ class Agenda(Generic[S, M]):
     def advance(self, state: S) -> S:
         """Run automatic steps until the head needs a decision or a chance outcome; a match whose
         agenda runs out is over."""
-        while state.agenda and not state.over:
-            step = state.agenda[0]
-            row = self.row(step.kind)
+        rows = self._rows  # the loop runs at every event, several times: no method call per step for the row
+        while True:
+            agenda = state.agenda
+            if not agenda or state.over:
+                break
+            step = agenda[0]
+            row = rows.get(step.kind)
+            if row is None:
+                raise AgendaError(f"unknown step kind {step.kind!r}")
             if isinstance(row, Auto):
-                state = row.run(pop(state), step)
+                state = row.run(state.with_agenda(agenda[1:]), step)
             elif isinstance(row, Chance):
                 spec = row.spec(state, step)
                 if spec is not None and spec.outcomes:
+                    self._drawn = (state, spec)  # the decision asked next reads it, not the game again
                     return state
-                state = pop(state)  # nothing left to draw
+                state = state.with_agenda(agenda[1:])  # nothing left to draw
             elif row.needed(state, step):
                 return state
             else:
-                state = (row.otherwise or _drop)(pop(state), step)
+                state = (row.otherwise or _drop)(state.with_agenda(agenda[1:]), step)
         if not state.agenda and not state.over:
             state = state.ended()
         return state
@@ -458,13 +485,16 @@ class Agenda(Generic[S, M]):
         return row.owners(state, step) if isinstance(row, Choice) else ()
 
     def decision(self, state: S) -> Decision:
-        """What the match waits for, as the ruleset contract says it (after `advance`)."""
-        step = self.head(state)
-        if step is None or state.over:
+        """What the match waits for, as the ruleset contract says it (after `advance`): asked after
+        every step of a match."""
+        agenda = state.agenda
+        if not agenda or state.over:
             return Decision.finished()
-        row = self.row(step.kind)
+        step = agenda[0]
+        row = self._rows.get(step.kind) or self.row(step.kind)
         if isinstance(row, Chance):
-            spec = row.spec(state, step)
+            drawn = self._drawn
+            spec = drawn[1] if drawn is not None and drawn[0] is state else row.spec(state, step)
             assert spec is not None, f"{step!r} has nothing to draw: advance() passes such steps over"
             return Decision.of_chance(spec, prompt=row.prompt or spec.kind)
         if isinstance(row, Choice):
@@ -497,7 +527,7 @@ class Agenda(Generic[S, M]):
         if not isinstance(move, row.accepts):
             raise self.out_of_step(state, seat, step, move, row.asks or step.kind)
         row.validate(state, seat, step, move)
-        if row.whole or _region(state.agenda[1:]) is not None:
+        if row.whole or _region(state.agenda, 1) is not None:
             rule = self._unfinishable(state, seat, step, row, move)
             if rule is not None:
                 raise IllegalMoveError(rule, "the action could not then be carried out in full")
@@ -599,11 +629,12 @@ class Agenda(Generic[S, M]):
             return False
 
 
-def _region(agenda: Sequence[Step]) -> int | None:
-    """The position of the outermost pending all-or-nothing marker, if any."""
-    for index in range(len(agenda) - 1, -1, -1):
+def _region(agenda: Sequence[Step], start: int = 0) -> int | None:
+    """The position of the outermost pending all-or-nothing marker, if any (among the steps from
+    `start` on, counted from there: `_region(agenda, 1)` is `_region(agenda[1:])` without the copy)."""
+    for index in range(len(agenda) - 1, start - 1, -1):
         if agenda[index].kind == WHOLE:
-            return index
+            return index - start
     return None
 
 

@@ -15,6 +15,7 @@ outcome. A match without seat entropy derives from the creation list alone, exac
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -41,15 +42,15 @@ def derive_index(seed: str, match_id: str, entropy: list[str], seq: int, bound: 
     """A uniform integer in [0, bound) for the event at `seq`, and the draw counter that gave it."""
     if bound <= 0:
         raise ValueError("a chance event needs at least one possible outcome")
-    keyed = hmac.new(bytes.fromhex(seed), digestmod=hashlib.sha256)
+    key = bytes.fromhex(seed)
     bits = max(1, (bound - 1).bit_length())
     mask = (1 << bits) - 1
     message = _draw_message(match_id, entropy, seq)
     draw = 0
     while True:
-        mac = keyed.copy()
-        mac.update(message(draw))
-        value = int.from_bytes(mac.digest(), "big") & mask
+        # the one-shot HMAC: the same bytes as hmac.new(key, message, sha256).digest(), in one C call
+        # (named by its constructor: by the name "sha256", OpenSSL looks the digest up at every call)
+        value = int.from_bytes(hmac.digest(key, message(draw), hashlib.sha256), "big") & mask
         if value < bound:
             return value, draw
         draw += 1
@@ -64,8 +65,20 @@ def _draw_message(match_id: str, entropy: list[str], seq: int) -> Callable[[int]
     takes `encode` itself."""
     if type(seq) is not int:
         return lambda draw: encode({"match": match_id, "entropy": entropy, "seq": seq, "draw": draw})
-    middle = b',"entropy":' + encode(entropy) + b',"match":' + encode(match_id) + b',"seq":' + str(seq).encode() + b"}"
-    return lambda draw: b'{"draw":' + str(draw).encode() + middle
+    if type(match_id) is str and all(type(item) is str for item in entropy):
+        middle = _middle(match_id, tuple(entropy))
+    else:  # not what a match holds: encoded as it is, not kept
+        middle = _middle.__wrapped__(match_id, tuple(entropy))
+    tail = middle + str(seq).encode() + b"}"
+    return lambda draw: b'{"draw":' + str(draw).encode() + tail
+
+
+@functools.lru_cache(maxsize=256)
+def _middle(match_id: str, entropy: tuple[str, ...]) -> bytes:
+    """What every draw message of a match shares (its entropy and ID), encoded once per match:
+    texts only (a cache key of other values could stand for another value equal to it in Python,
+    such as 1 and true)."""
+    return b',"entropy":' + encode(list(entropy)) + b',"match":' + encode(match_id) + b',"seq":'
 
 
 @dataclass(frozen=True)

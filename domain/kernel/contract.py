@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -32,6 +35,9 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")
 M = TypeVar("M", bound=BaseModel)
+
+_weight = itemgetter(1)
+"""An (outcome, weight) pair's weight."""
 
 Visibility = Literal["all", "none"] | tuple[int, ...]
 """Who may see a chance outcome when it happens: everyone, nobody (face-down), or these seats."""
@@ -52,7 +58,7 @@ class ChanceSpec:
     visible_to: Visibility = "all"
 
     def total_weight(self) -> int:
-        return sum(weight for _, weight in self.outcomes)
+        return sum(map(_weight, self.outcomes))
 
     def weight_of(self, outcome: JSON) -> int:
         """The total weight of the outcomes whose canonical encoding is `outcome`'s (raises
@@ -72,12 +78,13 @@ class ChanceSpec:
         return sum(weight for candidate, weight in self.outcomes if encode(candidate) == key)
 
     def pick(self, index: int) -> JSON:
-        """The outcome at position `index` of the weighted line 0..total-1."""
-        for outcome, weight in self.outcomes:
-            if index < weight:
-                return outcome
-            index -= weight
-        raise IndexError("index beyond total weight")
+        """The outcome at position `index` of the weighted line 0..total-1: the first whose running
+        total of weights exceeds it (verification picks one per chance event of a record, over
+        every remaining tile or counter, so the running totals are summed in C)."""
+        position = bisect_right(list(accumulate(map(_weight, self.outcomes))), index) if index >= 0 else 0
+        if position >= len(self.outcomes):
+            raise IndexError("index beyond total weight")
+        return self.outcomes[position][0]
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,18 @@ class Decision:
 
     @classmethod
     def to_move(cls, *seats: int, prompt: str = "", secret: bool = False) -> Decision:
-        return cls(seats=tuple(seats), prompt=prompt, secret=secret)
+        """Seats to move. An immutable value asked for after every step of a match, and a game has
+        few of them (who, and what it is asked): each is made once and shared."""
+        if type(secret) is not bool or type(prompt) is not str or not all(type(seat) is int for seat in seats):
+            return cls(seats=tuple(seats), prompt=prompt, secret=secret)
+        key = (cls, seats, prompt, secret)
+        decision = _TO_MOVE.get(key)
+        if decision is None:
+            decision = cls(seats=seats, prompt=prompt, secret=secret)
+            if len(_TO_MOVE) >= 4096:
+                _TO_MOVE.clear()
+            _TO_MOVE[key] = decision
+        return decision
 
     @classmethod
     def of_chance(cls, spec: ChanceSpec, prompt: str = "") -> Decision:
@@ -113,6 +131,11 @@ class Decision:
         if self.chance is not None:
             data["chance"] = {"kind": self.chance.kind}
         return data
+
+
+_TO_MOVE: dict[tuple[Any, ...], Decision] = {}
+"""The decisions `Decision.to_move` made, by class, seats, prompt and secrecy (a key of other
+types than int seats and a bool could stand for an equal one, 1 for True: those are not shared)."""
 
 
 @dataclass(frozen=True)

@@ -147,11 +147,22 @@ class MatchFold:
             return []
         return [seat for seat in range(self.seats) if seat not in self.seat_entropy]
 
+    _sheet: tuple[Any, list[dict[str, Any]], ScoreSheet] | None = None
+    """The last score sheet, with the game state and the penalties it was scored from."""
+
     def score_sheet(self) -> ScoreSheet:
+        """The rules engine's score of the current state, with the penalties ruled: computed once
+        per state and penalties (the result is scored from the same sheet, and an ended event
+        records both)."""
+        cached = self._sheet
+        if cached is not None and cached[0] is self.state and cached[1] == self.penalties:
+            return cached[2]
         sheet = self.ruleset.score(self.state)
         extra = [ScoreLine(p["seat"], -p["points"], "penalty", "RULING", p.get("reason", ""),
                            {"ruling_seq": p["seq"]}) for p in self.penalties]
-        return sheet.with_lines(extra)
+        sheet = sheet.with_lines(extra)
+        self._sheet = (self.state, [dict(p) for p in self.penalties], sheet)
+        return sheet
 
     _game_hash: tuple[Any, str] | None = None
     """The last game state hashed and its hash (`game_state_hash`)."""
@@ -205,7 +216,14 @@ class MatchFold:
             raise NotYourTurnError(f"seat {seat} is not to act now (waiting for seat {waiting})")
         move = self.ruleset.parse_move(move_json)
         self.ruleset.validate(self.state, seat, move)
+        self._checked = (self.state, seat, move_json, move)
         return move
+
+    _checked: tuple[Any, int, Any, Any] | None = None
+    """The last move `check_move` passed: the state it was checked against, the seat, the move's
+    JSON (the very object) and the parsed move. Verification checks a move, then folds the same
+    payload: `_apply_move` takes the parsed move from here instead of parsing it again, when it is
+    that state, seat and object (the rules are pure, so the parse would give the same move)."""
 
     def hides_move(self, seat: int, move: Any) -> bool:
         """Whether a move (a parsed move model) made now must be salted: a secret simultaneous
@@ -415,16 +433,22 @@ class MatchFold:
     # ---- mechanics -------------------------------------------------------------------
     def _touch(self, keep_redo: bool = False) -> None:
         """Something changed the game: pending undo requests no longer describe it."""
-        for key in self._open_undo:
-            self.undo[key] = evolve(self.undo[key], status="stale")
-        self._open_undo = set()
+        if self._open_undo:
+            for key in self._open_undo:
+                self.undo[key] = evolve(self.undo[key], status="stale")
+            self._open_undo = set()
         if not keep_redo:
             self.redo_candidate = None
 
     def _apply_move(self, seq: int, seat: int, move_json: JSON, kind: str) -> None:
         ruleset = self.ruleset
-        move = ruleset.parse_move(move_json)
         before, decision = self.state, self.decision
+        checked = self._checked
+        if checked is not None and checked[0] is before and checked[2] is move_json and checked[1] == seat:
+            move = checked[3]
+        else:
+            move = ruleset.parse_move(move_json)
+        self._checked = None
         choice = ruleset.private_choice(before, seat, move)
         after = ruleset.apply(before, seat, move)
         self.state, self.decision = after, ruleset.decision(after)
@@ -465,6 +489,8 @@ class MatchFold:
     def _reveal_private(self, step: GameStep) -> None:
         """Reveal the private choices whose reveal point the game reached with `step`; revealing
         another step's choice makes `step` an undo barrier (what was shown cannot be unshown)."""
+        if not self._unrevealed:  # most steps: no private choice waits to be revealed
+            return
         pending = self._private_pending()
         if not pending:
             return

@@ -17,11 +17,12 @@ to ask, so past a barrier it needs an arbiter.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .errors import ForbiddenError, MatchOverError, NotFoundError, UndoRefusedError
 from .refusal import Refusal
+from .values import evolve
 
 if TYPE_CHECKING:
     from .fold import MatchFold
@@ -68,10 +69,10 @@ class UndoRequest:
     def answered(self, seat: int | None, accept: bool) -> UndoRequest:
         """The request after an answer (seat None: the arbiter's): one no declines it."""
         who = "arbiter" if seat is None else str(seat)
-        request = replace(self, answers={**self.answers, who: bool(accept)})
+        request = evolve(self, answers={**self.answers, who: bool(accept)})
         if not accept:
-            return replace(request, status="declined")
-        return replace(request, status="granted") if request.granted() else request
+            return evolve(request, status="declined")
+        return evolve(request, status="granted") if request.granted() else request
 
 
 def request_id(seq: int) -> str:
@@ -84,7 +85,9 @@ def within_barrier(fold: MatchFold, seat: int, from_seq: int) -> bool:
     only that seat moved, no chance was drawn, nothing hidden was revealed and no ruling was made."""
     if from_seq <= fold.last_ruling_seq:
         return False
-    tail = [step for step in fold.steps if step.seq >= from_seq]
+    steps = fold.steps  # in seq order: the tail from `from_seq` is found by bisection, not a scan
+    tail = steps.between(steps.index_of(from_seq), len(steps)) if isinstance(from_seq, int) \
+        else [step for step in steps if step.seq >= from_seq]
     return all(step.kind == "move" and step.seat == seat and not step.barrier for step in tail)
 
 
@@ -93,7 +96,12 @@ def check_target(fold: MatchFold, seat: int, from_seq: int) -> None:
     fold.check_active()
     if fold.undo_policy == "none":
         raise UndoRefusedError("undo is off for this match (policy: none)")
-    target = next((step for step in fold.steps if step.seq == from_seq), None)
+    steps = fold.steps
+    if isinstance(from_seq, int):  # the steps are in seq order: found by bisection, not a scan
+        index = steps.index_of(from_seq)
+        target = steps[index] if index < len(steps) and steps[index].seq == from_seq else None
+    else:
+        target = next((step for step in steps if step.seq == from_seq), None)
     if target is None or target.kind != "move":
         raise UndoRefusedError(f"event {from_seq} is not a move that can be taken back")
     if target.seat != seat:

@@ -21,37 +21,39 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_PLAIN: dict[type, frozenset[str] | None] = {}
-"""Per class: its field names when `evolve` may copy its instances' `__dict__`, else None."""
+_set = object.__setattr__
+"""Sets an attribute even of a frozen dataclass (as its generated `__init__` does)."""
+
+_PLAIN: dict[type, tuple[frozenset[str], int, Any] | None] = {}
+"""Per class: when `evolve` may copy its instances' `__dict__`, its field names, their count and
+its `__post_init__` (or None); else None."""
 
 
-def _plain_fields(cls: type) -> frozenset[str] | None:
-    try:
-        return _PLAIN[cls]
-    except KeyError:
-        pass
+def _plain_fields(cls: type) -> tuple[frozenset[str], int, Any] | None:
     fields = getattr(cls, dataclasses._FIELDS, None)  # type: ignore[attr-defined]
-    names: frozenset[str] | None = None
+    plan: tuple[frozenset[str], int, Any] | None = None
     if fields is not None and "__slots__" not in cls.__dict__:
         plain = [f for f in fields.values() if f._field_type is dataclasses._FIELD]  # type: ignore[attr-defined]
         if len(plain) == len(fields) and all(f.init for f in plain):
-            names = frozenset(f.name for f in plain)
-    _PLAIN[cls] = names
-    return names
+            plan = (frozenset(f.name for f in plain), len(plain), getattr(cls, "__post_init__", None))
+    _PLAIN[cls] = plan
+    return plan
 
 
 def evolve(obj: T, /, **changes: Any) -> T:
     """`dataclasses.replace(obj, **changes)`: the same value, made without rebuilding it field by field."""
     cls = type(obj)
-    names = _plain_fields(cls)
+    try:
+        plan = _PLAIN[cls]
+    except KeyError:
+        plan = _plain_fields(cls)
     state = getattr(obj, "__dict__", None)
-    if names is None or state is None or len(state) != len(names) or not names.issuperset(changes):
+    if plan is None or state is None or len(state) != plan[1] or not plan[0].issuperset(changes):
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     new = object.__new__(cls)
-    values = new.__dict__
-    values.update(state)
+    values = state.copy()  # a dict's copy, then set as the new one's: cheaper than filling an empty one
     values.update(changes)
-    post_init = getattr(cls, "__post_init__", None)
-    if post_init is not None:
-        post_init(new)
+    _set(new, "__dict__", values)
+    if plan[2] is not None:
+        plan[2](new)
     return new

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import component_store, rulings, undo
 from .bundle import Bundle, read_bundle
-from .canonical import JSON, digest, digest_parsed, encode
+from .canonical import JSON, digest_parsed, encode, encode_parsed
 from .chance import derive_outcome, derive_salt
 from .errors import BundleError, RingsideError
 from .fold import MatchFold, entropy_actor_problem
@@ -185,20 +185,24 @@ class _Heads:
 
     def __init__(self, quick: bool) -> None:
         self.quick = quick
-        self.kept: list[tuple[str, bytes, str]] = []
+        self.kept: list[tuple[str, Entry]] = []
 
     def valid(self, public_hex: str, entry: Entry, vouched: bool) -> bool:
         """Whether the entry's `sig` signs its head by `public_hex` (the quick walk takes a vouched
-        one as valid for now, and keeps it)."""
-        message = parsed_head_message(entry.stream, entry.seq, entry.hash)
+        one as valid for now, and keeps it: its head message is written only if it is checked)."""
         if self.quick and vouched:
-            self.kept.append((public_hex, message, entry.sig))
+            self.kept.append((public_hex, entry))
             return True
-        return verify_signature(public_hex, message, entry.sig)
+        return verify_signature(public_hex, parsed_head_message(entry.stream, entry.seq, entry.hash), entry.sig)
 
     def kept_hold(self) -> bool:
-        """Whether every signature the quick walk took as valid is."""
-        return all(verify_signature(*kept) for kept in self.kept)
+        """Whether every signature the quick walk took as valid is (a head that cannot even be
+        written is not: the thorough walk then names what is wrong with it)."""
+        try:
+            return all(verify_signature(public_hex, parsed_head_message(entry.stream, entry.seq, entry.hash),
+                                        entry.sig) for public_hex, entry in self.kept)
+        except Exception:  # anything unwritable is a reason to walk thoroughly
+            return False
 
 
 def _vouched(entries: Sequence[Entry], index: int, redacted: Collection[int] = ()) -> bool:
@@ -389,12 +393,13 @@ def _check_entry(fold: MatchFold | None, entry: Entry, expected_seq: int, prev: 
 
 
 ACTOR_KINDS = ("seat", "substitute", "arbiter", "recorder", "bot", "system")
+_ACTOR_FIELDS = frozenset(("kind", "seat", "name"))
 
 
 def _check_shape(entry: Entry) -> None:
     """An event's payload is an object and its actor one the server records (kind, seat, name)."""
     actor: Any = entry.actor
-    good_actor = (isinstance(actor, dict) and set(actor) <= {"kind", "seat", "name"}
+    good_actor = (isinstance(actor, dict) and actor.keys() <= _ACTOR_FIELDS
                   and actor.get("kind") in ACTOR_KINDS
                   and ("seat" not in actor or type(actor["seat"]) is int)
                   and ("name" not in actor or isinstance(actor["name"], str)))
@@ -612,32 +617,48 @@ def _check_entropy(fold: MatchFold, entry: Entry, report: Report) -> None:
 
 
 def _check_chance(fold: MatchFold, entry: Entry, seed: str | None, report: Report) -> None:
+    """A chance outcome must have been possible (`check_outcome`), answer the pending chance
+    event, and in server mode be derived from the seed (once it is revealed). An outcome the
+    revealed seed derives is one the pending event could produce (the derivation picks among the
+    outcomes of positive weight), so the possibility check runs only when the derivation does not
+    match, in the order the checks are reported in."""
     payload = entry.payload
     if fold.awaiting_entropy:
         raise _Failed(Divergence("entropy", "a chance outcome drawn before every seat had added its entropy",
                                  seq=entry.seq, expected=f"entropy from seats {fold.awaiting_entropy} first",
                                  actual=entry.kind))
-    try:
-        fold.check_outcome(payload["outcome"])
-    except RingsideError as error:
-        raise _Failed(Divergence("chance", error.message, seq=entry.seq, actual=payload["outcome"])) from None
     spec = fold.decision.chance
+    derivation = payload.get("derivation", {})
+    server = fold.randomness == "server"
+    claimed: dict[str, Any] | None = None
+    wanted: dict[str, Any] | None = None
+    if server and seed is not None and spec is not None and fold.status == "active" \
+            and derivation.get("mode") == "server":
+        try:
+            derived = derive_outcome(seed, fold.match_id, fold.entropy, entry.seq, spec)
+        except ValueError:  # nothing left to draw: check_outcome says so
+            pass
+        else:
+            claimed = {"outcome": payload["outcome"], "index": derivation.get("index"), "draw": derivation.get("draw")}
+            wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}
+    # equal encodings, as equal digests, without hashing (the claim is read from a canonical line)
+    derived_as_claimed = wanted is not None and encode_parsed(claimed) == encode(wanted)
+    if not derived_as_claimed:
+        try:
+            fold.check_outcome(payload["outcome"])
+        except RingsideError as error:
+            raise _Failed(Divergence("chance", error.message, seq=entry.seq, actual=payload["outcome"])) from None
     assert spec is not None
     if payload.get("kind") != spec.kind:
         raise _Failed(Divergence("chance", "the outcome answers another chance event", seq=entry.seq,
                                  expected=spec.kind, actual=payload.get("kind")))
-    if fold.randomness == "server":
-        if payload.get("derivation", {}).get("mode") != "server":
+    if server:
+        if derivation.get("mode") != "server":
             raise _Failed(Divergence("chance", "a server-mode match with an outcome not derived from the seed",
                                      seq=entry.seq))
-        if seed is not None:
-            derived = derive_outcome(seed, fold.match_id, fold.entropy, entry.seq, spec)
-            claimed = {"outcome": payload["outcome"], "index": payload["derivation"].get("index"),
-                       "draw": payload["derivation"].get("draw")}
-            wanted = {"outcome": derived.outcome, "index": derived.index, "draw": derived.draw}
-            if encode(claimed) != encode(wanted):  # equal encodings, as equal digests, without hashing
-                raise _Failed(Divergence("chance", "the outcome is not the one the revealed seed derives",
-                                         seq=entry.seq, expected=wanted, actual=claimed))
+        if seed is not None and not derived_as_claimed:
+            raise _Failed(Divergence("chance", "the outcome is not the one the revealed seed derives",
+                                     seq=entry.seq, expected=wanted, actual=claimed))
     if seed is not None and spec.visible_to != "all":
         _check_salt(fold, entry, seed)
     _count(report, "chance")
@@ -719,10 +740,10 @@ def _check_end(fold: MatchFold, entry: Entry) -> None:
                                  expected=state_hash, actual=payload.get("state_hash")))
     result = rulings.ending_result(fold, str(reason)).to_json()
     scores = fold.score_sheet().to_json()
-    if digest(scores) != digest(payload.get("scores")):
+    if encode(scores) != encode_parsed(payload.get("scores")):  # equal encodings, as equal digests
         raise _Failed(Divergence("score", "the recorded final scores differ from the re-fold's", seq=entry.seq,
                                  expected=scores["totals"], actual=(payload.get("scores") or {}).get("totals")))
-    if digest(result) != digest(payload.get("result")):
+    if encode(result) != encode_parsed(payload.get("result")):
         raise _Failed(Divergence("score", "the recorded result differs from the re-fold's", seq=entry.seq,
                                  expected=result, actual=payload.get("result")))
 

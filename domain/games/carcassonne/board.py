@@ -13,12 +13,13 @@ def frontier(board: Mapping[Pos, RotatedTile]) -> list[Pos]:
     return sorted(found, key=lambda p: (p[1], p[0]))
 
 
-def _frontier_lazily(board: Mapping[Pos, RotatedTile]) -> Iterator[Pos]:
+def _frontier_lazily(board: Mapping[Pos, RotatedTile], newest_first: bool = False) -> Iterator[Pos]:
     """The frontier unordered, each position once, found as it is walked: `placeable` (asked at
     every draw) needs no order and usually stops at one of the first positions, so neither the
-    whole set nor its sort is built for it."""
+    whole set nor its sort is built for it. `newest_first`: around the tiles placed last first
+    (a board that is a dict keeps the order they were placed in)."""
     seen: set[Pos] = set()
-    for x, y in board:
+    for x, y in (reversed(board) if newest_first and isinstance(board, dict) else board):
         for dx, dy in _SIDES:
             pos = (x + dx, y + dy)
             if pos not in board and pos not in seen:
@@ -64,6 +65,17 @@ def placements(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str)
 
 
 def placeable(board: Mapping[Pos, RotatedTile], catalog: Catalog, tile_id: str) -> bool:
-    """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3)."""
-    rotations = [catalog.get(tile_id, r) for r in catalog.distinct_rotations[tile_id]]
-    return any(fits(board, rotated, pos) for pos in _frontier_lazily(board) for rotated in rotations)
+    """Whether the tile fits anywhere at all; if not it is discarded (CB-3.3). Asked at every
+    draw: each empty place next to the map is judged by one look-up of the edges its neighbours
+    show it (`Catalog.fit_patterns`), not by trying each rotation edge by edge (`fits`)."""
+    patterns = catalog.fit_patterns[tile_id]
+    get = board.get
+    # the newest tiles first: they lie on the edge of the map, where the empty places are (the
+    # first tiles are long surrounded); the answer is the same in any order
+    for x, y in _frontier_lazily(board, newest_first=True):
+        north, east, south, west = get((x, y - 1)), get((x + 1, y)), get((x, y + 1)), get((x - 1, y))
+        touching = (None if north is None else north.edges[2], None if east is None else east.edges[3],
+                    None if south is None else south.edges[0], None if west is None else west.edges[1])
+        if touching in patterns:
+            return True
+    return False

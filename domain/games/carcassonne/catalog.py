@@ -106,6 +106,10 @@ class Catalog:
         self.rotated: dict[tuple[str, int], RotatedTile] = {}
         self.kinds: dict[str, str] = {}
         self.distinct_rotations: dict[str, tuple[int, ...]] = {}
+        self.fit_patterns: dict[str, frozenset[tuple[str | None, ...]]] = {}
+        """Per tile type, what its edges (N, E, S, W) look like in some rotation with any of them
+        left out (None): a place where the tile fits in some rotation is one whose neighbours'
+        touching edges, None where there is no neighbour, are one of these (CB-3.2)."""
         for tile in components.tiles:
             self.kinds[tile.id] = tile.kind
             seen: set[str] = set()
@@ -119,6 +123,9 @@ class Catalog:
                     seen.add(signature)
                     keep.append(r)
             self.distinct_rotations[tile.id] = tuple(keep)
+            self.fit_patterns[tile.id] = frozenset(
+                tuple(edges[side] if mask >> side & 1 else None for side in range(4))
+                for edges in {self.rotated[(tile.id, r)].edges for r in range(4)} for mask in range(16))
         self.token_values = {token.animal: token.value for token in components.animal_tokens}
 
     def get(self, tile_id: str, rotation: int) -> RotatedTile:

@@ -8,6 +8,7 @@ next seat; when the stack is empty, final scoring (BT-8, CB-6).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar, cast
 
 from domain.kernel.canonical import JSON
@@ -39,6 +40,8 @@ from .scoring import Ledger, final_scoring, score_circus, score_completed, score
 from .state import CarcassonneState, Follower, Parts
 
 PYRAMID_SIZE = 3
+_count = itemgetter(1)
+"""A (tile or token, count) pair's count: the pairs kept for a draw are those with some left."""
 BASE_SEATS = 5
 BIG_TOP_SEATS = 6
 
@@ -110,10 +113,10 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
     # ---- decisions and legal moves -----------------------------------------------------
     def decision(self, state: CarcassonneState) -> Decision:
         if state.phase == "draw":
-            outcomes = tuple((tile, count) for tile, count in sorted(state.stack.items()) if count)
+            outcomes = tuple(filter(_count, sorted(state.stack.items())))  # the tiles left, by count
             return Decision.of_chance(ChanceSpec("tile", outcomes, "all"), f"seat {state.seat} draws a tile")
         if state.phase == "token":
-            outcomes = tuple((animal, count) for animal, count in sorted(state.tokens.items()) if count)
+            outcomes = tuple(filter(_count, sorted(state.tokens.items())))
             # Face down (BT-3.7), except after the last tile: the game then ends at once and the
             # circus is scored with this very token (BT-8.1), so it is revealed as it is drawn.
             visible: Visibility = "none" if state.tiles_left() else "all"

@@ -268,13 +268,18 @@ def _apply_play(state: State, seat: int, move: mv.PlayCard) -> State:
     constants = catalog.components.constants
     card = catalog.cards[move.card]
     player = state.players[seat]
+    moved = False
     if move.source == "hand":
         hand = remove_one(player.hand, move.card)
         discard = add_sorted(player.discard, move.card)
         if hand:
-            state = state.update_player(seat, hand=hand, discard=discard)
+            changes: dict[str, object] = {"hand": hand, "discard": discard}
         else:  # CT-7.4: the last card played brings the whole pile back
-            state = state.update_player(seat, hand=discard, discard=(), refill_week=state.week)
+            changes = {"hand": discard, "discard": (), "refill_week": state.week}
+        if move.path:  # the train moves too: one change of the player (nothing else happens between)
+            changes["city"] = move.path[-1]
+            moved = True
+        state = state.update_player(seat, **changes)
     elif move.source == "eddie":
         eddie = owns_power(state, seat, "free_replay")
         assert eddie is not None
@@ -288,7 +293,7 @@ def _apply_play(state: State, seat: int, move: mv.PlayCard) -> State:
             state = gain_vp(state, seat, -constants.replay_vp_cost, "replay", "CT-19.5", f"replayed {card.name}")
         else:
             state = change_reputation(state, seat, -constants.replay_reputation_cost)
-    if move.path:
+    if move.path and not moved:
         state = state.update_player(seat, city=move.path[-1])
     if move.option == "parade":
         state = state.update_player(seat, money=state.players[seat].money - constants.parade_cost)

@@ -65,8 +65,7 @@ def multiset_contains(items: tuple[str, ...], wanted: Iterable[str]) -> bool:
 def multiset_outcomes(items: tuple[str, ...]) -> tuple[tuple[JSON, int], ...]:
     """A draw from a bag or deck as chance outcomes: each distinct item, weighted by how many are
     left, in sorted order (the same on every machine)."""
-    counts = Counter(items)
-    return tuple((item, counts[item]) for item in sorted(counts))
+    return tuple(sorted(Counter(items).items()))  # the items are distinct keys: sorted by item
 
 
 @dataclass(frozen=True)
@@ -158,10 +157,15 @@ class CircusTrainState:
         """An agenda given as step records (a test's crafted position) is read into steps once, here,
         so that everything after works on steps. It runs for every new state (`evolve` too), so it
         is a plain loop that stops at the first record."""
-        for step in self.agenda:
+        agenda = self.agenda
+        if agenda is _STEPS_ONLY[0]:  # the agenda of the state this one was made from, most often
+            return
+        for step in agenda:
             if type(step) is not Step:
-                object.__setattr__(self, "agenda", decode_agenda(self.agenda))
+                object.__setattr__(self, "agenda", decode_agenda(agenda))
                 break
+        if type(self.agenda) is tuple:
+            _STEPS_ONLY[0] = self.agenda
 
     # ---- convenience -------------------------------------------------------------------
     @property
@@ -172,7 +176,12 @@ class CircusTrainState:
 
     @property
     def catalog(self) -> Catalog:
-        return catalog_for(self.config.components)
+        components = self.config.components
+        last = _LAST_CATALOG[0]
+        if last is not None and last.components is components:  # the engine asks it many times per event
+            return last
+        catalog = _LAST_CATALOG[0] = catalog_for(components)
+        return catalog
 
     @property
     def advanced(self) -> bool:
@@ -187,9 +196,15 @@ class CircusTrainState:
         return self.catalog.month_of_week(min(self.week, self.catalog.total_weeks - 1))
 
     def with_player(self, seat: int, player: PlayerState) -> State:
-        players = list(self.players)
-        players[seat] = player
-        return evolve(self, players=tuple(players))
+        """`evolve(self, players=...)` with one player replaced, written out (as `with_agenda`):
+        nearly every move changes a player."""
+        players = self.players
+        new = object.__new__(CircusTrainState)
+        values = self.__dict__.copy()
+        values["players"] = (*players[:seat], player, *players[seat + 1:]) if 0 <= seat < len(players) \
+            else _replaced(players, seat, player)
+        _set(new, "__dict__", values)
+        return new
 
     def update_player(self, seat: int, **changes: Any) -> State:
         return self.with_player(seat, evolve(self.players[seat], **changes))
@@ -198,11 +213,21 @@ class CircusTrainState:
         return self.agenda[0] if self.agenda else None
 
     def push(self, *steps: Step) -> State:
-        """`steps` onto the head of the agenda, the first to be taken next."""
-        return evolve(self, agenda=(*steps, *self.agenda))
+        """`steps` onto the head of the agenda, the first to be taken next (nothing pushed: the
+        same state, an immutable value)."""
+        if not steps:
+            return self
+        return self.with_agenda((*steps, *self.agenda))
 
     def with_agenda(self, agenda: tuple[Step, ...]) -> State:
-        return evolve(self, agenda=agenda)
+        """`evolve(self, agenda=agenda)`, written out: the agenda machine changes the agenda two or
+        three times per event (the step taken off, the steps it leads to pushed)."""
+        new = object.__new__(CircusTrainState)
+        values = self.__dict__.copy()  # then set as the new one's: cheaper than filling an empty one
+        values["agenda"] = agenda
+        _set(new, "__dict__", values)
+        new.__post_init__()
+        return new
 
     def ended(self) -> State:
         """The agenda ran out: the match is over (CT-6.2)."""
@@ -274,6 +299,24 @@ class CircusTrainState:
 
 
 State = CircusTrainState
+
+_set = object.__setattr__
+"""Sets an attribute even of a frozen dataclass (as its generated `__init__` does)."""
+
+_LAST_CATALOG: list[Catalog | None] = [None]
+"""The catalogue last read through a state (it keeps its component set alive, so `is` is safe)."""
+
+
+def _replaced(players: tuple[PlayerState, ...], seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
+    """`players` with the one at `seat` replaced, as list indexing reads `seat` (a negative one too)."""
+    changed = list(players)
+    changed[seat] = player
+    return tuple(changed)
+
+
+_STEPS_ONLY: list[tuple[Step, ...]] = [()]
+"""The last agenda `__post_init__` found to hold nothing but steps (a tuple: immutable, and kept
+alive here, so a state given the very same object need not be checked again)."""
 """The short name the engine's modules use."""
 
 
