@@ -60,7 +60,7 @@ def test_rr_18_1_rr_18_2_rr_2_20_the_draft_applies_each_card_and_triggers_specia
     assert state.multipliers_left == COMPONENTS.constants.multiplier_supply - 1
     assert state.round == 1 and waiting(state) == 0
     assert state.players[0] == started(4, draft=("S4", "S2", "S3")).players[0]  # no card for position 1
-    assert state.starting_cards == ("S4",)  # left over, out of play
+    assert state.starting_cards == ()  # the one left over goes back into the box (RR-2.20)
 
 
 def test_rr_18_1_d_one_extra_ruble() -> None:

@@ -162,7 +162,7 @@ def test_rr_2_20_rr_3_12_the_draft_runs_from_last_to_second_and_the_first_gets_n
         assert card not in state.starting_cards
     assert order == list(range(seats - 1))  # positions N, N-1, ..., 2
     assert state.agenda[0].kind == "turn" and state.agenda[0].seat == seats - 1  # the first player starts
-    assert len(state.starting_cards) == 4 - (seats - 1)  # the rest go back into the box
+    assert state.starting_cards == ()  # the rest go back into the box before round 1
     # the cards' effects were applied at once (RR-18): S4 one ruble, S2 one industry, S3 one multiplier
     rubles = {2: 2, 3: 1, 4: 1}[seats]
     assert state.players[0].rubles == rubles + 1
