@@ -19,7 +19,7 @@ from domain.kernel.values import evolve
 from . import moves as mv
 from .components import ActionSpace
 from .effects import steps_for
-from .parts import space_cost, space_effects, vp_line
+from .parts import changing_engineer, space_cost, space_effects, vp_line
 from .state import Placement, State
 
 
@@ -163,16 +163,10 @@ def action_steps(state: State, seat: int, space_id: str, black: bool) -> tuple[S
 def _rule_of(state: State, space_id: str) -> str:
     space = state.components.space(space_id)
     if space.effects and space.effects[0].kind == "engineer":
-        engineer_id = _engineer_on(state, space.effects[0].count)
+        engineer_id = changing_engineer(state, space.effects[0].count)
         if engineer_id is not None:
             return state.components.engineer(engineer_id).rule
     return space.rule
-
-
-def _engineer_on(state: State, number: int) -> str | None:
-    from .parts import changing_engineer
-
-    return changing_engineer(state, number)
 
 
 def turn_legal(state: State, seat: int, step: Step) -> list[Any]:

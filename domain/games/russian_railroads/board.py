@@ -8,7 +8,6 @@ state, so they sit apart from the handlers that do (effects.py, actions.py).
 from __future__ import annotations
 
 from .components import IndustrySpace, Railway, RussianRailroadsComponents, SpecialSpace
-from .options import RussianRailroadsOptions
 from .state import Player, State
 
 # ---- the industry track ---------------------------------------------------------------------
@@ -178,7 +177,3 @@ def multiplier_room(state: State, player: Player) -> int:
 def doubled_spaces(state: State, player: Player) -> frozenset[int]:
     """The Trans-Siberian spaces under this seat's multipliers (RR-10.4, DATA-7)."""
     return frozenset(state.components.constants.multiplier_spaces[: player.multipliers])
-
-
-def options_of(state: State) -> RussianRailroadsOptions:
-    return state.options

@@ -11,7 +11,7 @@ one that cannot be done fails the all-or-nothing action it is part of (RR-5.5).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.kernel.agenda import WHOLE, Step, all_or_nothing, parts_of, push
@@ -46,6 +46,21 @@ def seat_of(step: Step) -> int:
     seat = step.seat
     assert seat is not None
     return seat
+
+
+def made_if_forced(legal: Callable[[State, int, Step], list[Any]], apply: Callable[[State, int, Step, Any], State],
+                   rule: str, reason: str) -> Callable[[State, Step], State]:
+    """What a decision with nothing to choose resolves to: its one legal move made, or, with none,
+    the part skipped or the action failed (`skip_or_fail`)."""
+
+    def otherwise(state: State, step: Step) -> State:
+        seat = seat_of(step)
+        moves = legal(state, seat, step)
+        if len(moves) == 1:
+            return apply(state, seat, step, moves[0])
+        return skip_or_fail(state, step, rule, reason)
+
+    return otherwise
 
 
 def vp_line(state: State, seat: int, points: int, rule: str, detail: str, **refs: Any) -> State:
@@ -240,12 +255,7 @@ def industry_apply(state: State, seat: int, step: Step, move: Any) -> State:
     return trigger(state, seat, triggered)
 
 
-def industry_otherwise(state: State, step: Step) -> State:
-    seat = seat_of(step)
-    legal = industry_legal(state, seat, step)
-    if len(legal) == 1:
-        return industry_apply(state, seat, step, legal[0])
-    return skip_or_fail(state, step, "RR-9.7", "no industry marker can advance")
+industry_otherwise = made_if_forced(industry_legal, industry_apply, "RR-9.7", "no industry marker can advance")
 
 
 # ---- multipliers (RR-10.2) ----------------------------------------------------------------------
@@ -403,12 +413,8 @@ def take_apply(state: State, seat: int, step: Step, move: Any) -> State:
     return state.with_player(seat, factories=tuple(factories))
 
 
-def take_otherwise(state: State, step: Step) -> State:
-    seat = seat_of(step)
-    legal = take_legal(state, seat, step)
-    if len(legal) == 1:
-        return take_apply(state, seat, step, legal[0])
-    return skip_or_fail(state, step, "RR-7.4", "no locomotive can be placed and no factory taken (AMB-11, AMB-30)")
+take_otherwise = made_if_forced(take_legal, take_apply, "RR-7.4",
+                                "no locomotive can be placed and no factory taken (AMB-11, AMB-30)")
 
 
 def place_locomotive(state: State, seat: int, value: int, railway: str, slot: int) -> State:
@@ -582,12 +588,8 @@ def repeat_apply(state: State, seat: int, step: Step, move: Any) -> State:
     return push(state, *steps_for(seat, effects, rule="RR-22.7", partial=True, source=f"repeat of {move.space}"))
 
 
-def repeat_otherwise(state: State, step: Step) -> State:
-    seat = seat_of(step)
-    legal = repeat_legal(state, seat, step)
-    if len(legal) == 1:
-        return repeat_apply(state, seat, step, legal[0])
-    return skip_or_fail(state, step, "RR-22.7", "you used no one-worker space with one worker or ruble this round")
+repeat_otherwise = made_if_forced(repeat_legal, repeat_apply, "RR-22.7",
+                                  "you used no one-worker space with one worker or ruble this round")
 
 
 def space_cost(state: State, seat: int, space_id: str) -> tuple[int, int] | None:
