@@ -123,7 +123,10 @@ class RussianRailroadsRules(Ruleset[State, BaseModel]):
         """Per turn at most one placement and, for the largest action with every benefit it can
         chain (a token's 4 advancements, each reaching a special space), about 40 decisions; turns
         a round are bounded by the workers, temporary and black workers and the rubles a seat can
-        hold (generously 60); plus the setup's draws and draft."""
+        hold (generously 60); plus the setup's draws and draft. Under AMB-16 (b) (own engineers
+        unlimited) the rules themselves set no bound: E7 bought for 1 ruble can repeat the 2-ruble
+        space for ever, so this is the bound bot play keeps to (the greedy bot uses an own
+        engineer once a round; the random bot passes soon enough) and a human table may exceed it."""
         components = config.components
         assert isinstance(components, RussianRailroadsComponents)
         rounds = components.for_players(config.seats).rounds
