@@ -29,9 +29,12 @@ and a bot that always takes the best-looking move would never end the round.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from domain.kernel.contract import Bot
@@ -322,8 +325,37 @@ def _scores(world: State, seat: int, moves: Sequence[Any], weights: Weights) -> 
 
 
 def choose(state: State, seat: int, weights: Weights = WEIGHTS) -> Any:
-    """The greedy move for `seat`: the best-scored, the first one on a tie."""
-    world = blind(state, seat)
+    """The greedy move for `seat`: the best-scored, the first one on a tie. Remembered per planning
+    world (`_Plan`): a replay, a match continued from a position or a state that differs only in
+    what the seat cannot see asks the same question again, and the look-ahead is the bot's cost."""
+    return _chosen(_Plan(blind(state, seat), seat, weights))
+
+
+class _Plan:
+    """A question to the greedy bot, hashable by what decides its answer: the seat, the weights and
+    the planning world (its full encoding, which `decode_state` turns back into the same state,
+    and its match configuration). The world is kept, so the components' identity stays unique
+    while the answer is remembered."""
+
+    __slots__ = ("key", "seat", "weights", "world")
+
+    def __init__(self, world: State, seat: int, weights: Weights) -> None:
+        config = world.config
+        encoded = json.dumps(world.to_json(), sort_keys=True, separators=(",", ":")).encode()
+        self.world, self.seat, self.weights = world, seat, weights
+        self.key = (seat, weights, config.variant, config.seats, config.options, id(config.components),
+                    hashlib.blake2b(encoded, digest_size=20).digest())
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Plan) and self.key == other.key
+
+
+@lru_cache(maxsize=16_384)
+def _chosen(plan: _Plan) -> Any:
+    world, seat, weights = plan.world, plan.seat, plan.weights
     moves = considered(world, seat)
     if len(moves) == 1:
         return moves[0]
