@@ -265,7 +265,8 @@ class DrumRollComponents(ComponentSet):
         types = [kind.id for kind in self.performer_types]
         _unique("resource", colours)
         _unique("performer type", types)
-        _unique("card", [card.id for card in (*self.performers, *self.helpers, *self.investments)])
+        cards = [card.id for card in self.performers] + [card.id for card in self.helpers]
+        _unique("card", cards + [card.id for card in self.investments])
         _unique("region", [region.id for region in self.regions])
         _count("performer", len(self.performers), 45, "DR-1.5")
         _count("helper", len(self.helpers), 15, "DR-1.5")
