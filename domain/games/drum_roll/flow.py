@@ -62,6 +62,7 @@ def setup(config: MatchConfig[Any]) -> State:
     agenda += [Step("starting_cubes", seat=seat) for seat in range(seats)]  # DR-2.10
     agenda.append(Step("starting_money"))  # DR-2.11
     agenda += [Step("start_player"), Step("given_start")]  # DR-2.12: drawn, or named by the options
+    agenda.append(Step("prep_round", round=1))  # DR-3.1; stage 1 stops after its row upkeep
     state = State(
         config=config,
         seats=seats,

@@ -32,7 +32,41 @@ class TakeCubes(MoveModel):
     colours: tuple[Name, ...] = Field(min_length=1, max_length=5)
 
 
-DrumRollMove = KeepPerformer | TakeCubes
+class PlaceMarker(MoveModel):
+    """Place an action marker on a space (DR-4.1): a cube action by its colour ("white" .. "red"),
+    "ticket", "investment", "hire_performer" or "hire_helper". Nothing happens until resolution."""
+
+    type: Literal["place_marker"] = "place_marker"
+    space: Name
+
+
+class PassMarker(MoveModel):
+    """Pass with a marker instead of placing it: 1 money at once (DR-5.16, AMB-2)."""
+
+    type: Literal["pass_marker"] = "pass_marker"
+
+
+class HirePerformer(MoveModel):
+    """At resolution of a Hire performer marker: hire this performer from the row (DR-5.11)."""
+
+    type: Literal["hire_performer"] = "hire_performer"
+    card: Name
+
+
+class HireHelper(MoveModel):
+    """At resolution of a Hire helper marker: hire this helper from the row (DR-5.13)."""
+
+    type: Literal["hire_helper"] = "hire_helper"
+    card: Name
+
+
+class Decline(MoveModel):
+    """Do not carry out a placed hire: the marker returns with no effect and no money (DR-5.18)."""
+
+    type: Literal["decline"] = "decline"
+
+
+DrumRollMove = KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

@@ -1,7 +1,10 @@
 """The table of step kinds: one row per kind of task on the Drum Roll agenda, and the machine that
 runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
-Built so far: the setup (DR-2, DR-22; handlers in flow.py). The kinds are stored in every state:
+Built so far: the setup (DR-2, DR-22; handlers in flow.py) and a preparation round's action
+phase up to the row upkeep (DR-4 to DR-7; handlers in actions.py). The first round is the last
+step: the sharing phase, the vote, the end of round and the performances are not built yet, so
+the agenda then runs out and the match ends. The kinds are stored in every state:
 renaming one changes every state hash (bump `engine_version` if that is ever done).
 """
 
@@ -9,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step
+from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, program, resolution, rotation
 from domain.kernel.errors import IllegalMoveError
 
+from . import actions as ac
 from . import flow
 from . import moves as mv
-from .state import State
+from .state import RESOLVE, State
 
 
 def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) -> IllegalMoveError:
@@ -24,6 +28,14 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
         return IllegalMoveError("DR-2.9", f"a drawn performer is kept only in the opening draft; {now}")
     if isinstance(move, mv.TakeCubes):
         return IllegalMoveError("DR-2.10", f"starting cubes are taken only at setup; {now}")
+    if isinstance(move, (mv.PlaceMarker, mv.PassMarker)):
+        return IllegalMoveError("DR-4.1", f"markers are placed in turn in the action phase; {now}")
+    if isinstance(move, mv.HirePerformer):
+        return IllegalMoveError("DR-5.11", f"a performer is hired when your Hire performer marker resolves; {now}")
+    if isinstance(move, mv.HireHelper):
+        return IllegalMoveError("DR-5.13", f"a helper is hired when your Hire helper marker resolves; {now}")
+    if isinstance(move, mv.Decline):
+        return IllegalMoveError("DR-5.18", f"only a placed hire can be declined, when it resolves; {now}")
     return IllegalMoveError("DR-2.1", now)
 
 
@@ -44,6 +56,24 @@ ROWS: tuple[Row[State, Any], ...] = (
     Auto("starting_money", flow.starting_money),
     Chance("start_player", flow.start_spec, flow.resolve_start, rule="DR-2.12"),
     Auto("given_start", flow.given_start),
+    # ---- a preparation round's action phase (DR-4 to DR-7) -------------------------------------
+    program("prep_round", ["round_start", "placement", RESOLVE, "upkeep"]),
+    Auto("round_start", ac.round_start),
+    rotation("placement", "place_marker", order=ac.placement_order, active=ac.has_markers),  # DR-4.1
+    Choice("place_marker", (mv.PlaceMarker, mv.PassMarker), ac.place_legal, ac.place_validate, ac.place_apply,
+           needed=ac.place_needed, otherwise=ac.forced_pass, rule="DR-4.1",
+           prompt="place an action marker or pass with it (DR-4.1)", asks="place an action marker or pass"),
+    resolution(RESOLVE, ac.ORDER),  # DR-6.1
+    Auto(ac.CUBE, ac.take_cube),
+    Auto(ac.TICKET, ac.sell_ticket),
+    Chance(ac.INVESTMENT, ac.investment_spec, ac.resolve_investment, rule="DR-5.8"),
+    Choice(ac.HIRE_PERFORMER, (mv.HirePerformer, mv.Decline), ac.hire_performer_legal, ac.hire_performer_validate,
+           ac.hire_performer_apply, needed=ac.hire_performer_needed, rule="DR-6.1",
+           prompt="hire a performer from the row, or decline (DR-5.11)", asks="hire a performer or decline"),
+    Choice(ac.HIRE_HELPER, (mv.HireHelper, mv.Decline), ac.hire_helper_legal, ac.hire_helper_validate,
+           ac.hire_helper_apply, needed=ac.hire_helper_needed, rule="DR-6.1",
+           prompt="hire a helper from the row, or decline (DR-5.13)", asks="hire a helper or decline"),
+    Auto("upkeep", ac.upkeep),  # DR-7.1
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-3.5", out_of_step=out_of_step)
