@@ -76,5 +76,5 @@ ROWS: tuple[Row[State, Any], ...] = (
     Auto("upkeep", ac.upkeep),  # DR-7.1
 )
 
-AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-3.5", out_of_step=out_of_step)
+AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)
 """The machine over the table, which the ruleset (rules.py) calls for each decision, move and outcome."""
