@@ -238,3 +238,13 @@ def test_dr_7_1_a_whole_round_puts_one_token_on_each_card_left() -> None:
     assert state.discounts == 44 - 7
     assert [p.money for p in state.players] == [8 + 3, 6 + 3, 7 + 3]
     assert state.over  # stage 1 ends after the first round's upkeep
+
+
+def test_dr_16_2_with_no_tokens_left_cards_get_none() -> None:
+    state = placing()
+    state = evolve(state, performer_row=(RowCard("P03", 1), RowCard("P10")), helper_row=(RowCard("H01"),),
+                   discounts=1, agenda=(Step("upkeep"),))
+    state = AGENDA.advance(state)
+    assert [c.discounts for c in state.performer_row] == [2, 0]
+    assert [c.discounts for c in state.helper_row] == [0]
+    assert state.discounts == 0
