@@ -49,6 +49,15 @@ class DrumRollRules(Ruleset[State, BaseModel]):
     components_model: ClassVar[type[ComponentSet]] = DrumRollComponents
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
+    def option_presets(self) -> dict[str, dict[str, Any]]:
+        """The recommended readings, and each reading honoured so far alone (AMB-1; a named start
+        player). The readings of phases not built yet (AMB-7, AMB-14, AMB-40) join when they are."""
+        return {
+            "standard": {},
+            "action-limits-in-total": {"action_limits": "in_total"},
+            "given-start-player": {"start_player": 0},
+        }
+
     def default_components(self) -> ComponentSet:
         return default_components()
 

@@ -47,3 +47,10 @@ def test_stage_1_plays_through_with_random_choices(seats: int, seed: int) -> Non
     assert cubes == 125
     tokens = state.discounts + sum(c.discounts for c in (*state.performer_row, *state.helper_row))
     assert tokens == 44
+
+
+@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player"])
+def test_every_preset_parses_and_sets_up(preset: str) -> None:
+    options = RULESET.option_presets()[preset]
+    state = RULESET.setup(config(2, **options))
+    assert state.options.model_dump(exclude_defaults=True) == options
