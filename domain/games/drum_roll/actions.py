@@ -1,0 +1,299 @@
+"""The action phase of a preparation round (DR-4 to DR-7): placing markers with the limits of DR-5,
+resolution in the fixed order of DR-6.1, and the discount tokens and row upkeep of DR-7.1.
+
+A placement does nothing when it is made (DR-4.4): it is held in the pending `resolve` step (the
+kernel's `hold`), whose row pushes the held markers in the order cube actions, ticket sale,
+investment, hire performer, hire helper, each kind in placement order (DR-6.1). Every refusal
+names the rule of DR-5 that forbids the placement.
+"""
+
+from __future__ import annotations
+
+from domain.kernel.agenda import Step, hold
+from domain.kernel.canonical import JSON
+from domain.kernel.contract import ChanceSpec
+from domain.kernel.errors import IllegalMoveError
+from domain.kernel.values import evolve
+
+from . import moves as mv
+from .flow import multiset, without
+from .state import RESOLVE, HandCard, Hired, RowCard, State
+
+TICKET = "ticket"
+INVESTMENT = "investment"
+HIRE_PERFORMER = "hire_performer"
+HIRE_HELPER = "hire_helper"
+CUBE = "cube"
+ORDER = (CUBE, TICKET, INVESTMENT, HIRE_PERFORMER, HIRE_HELPER)
+"""The resolution order of DR-6.1, as the kinds of the held steps."""
+
+
+def seat_of(step: Step) -> int:
+    seat = step.seat
+    assert seat is not None
+    return seat
+
+
+# ---- a round's start --------------------------------------------------------------------------
+
+
+def round_start(state: State, step: Step) -> State:
+    """DR-4.1: a new preparation round; every player has all 3 action markers to place."""
+    markers = state.components.constants.markers
+    players = tuple(evolve(player, markers=markers) for player in state.players)
+    return evolve(state, performance=max(state.performance, 1), round=int(step["round"]), players=players)
+
+
+def placement_order(state: State, step: Step) -> tuple[int, ...]:
+    """DR-4.1: clockwise from the start player."""
+    return state.clockwise()
+
+
+def has_markers(state: State, seat: int) -> bool:
+    return state.players[seat].markers > 0
+
+
+# ---- placing (DR-4, DR-5) ---------------------------------------------------------------------
+
+
+def spaces(state: State) -> tuple[str, ...]:
+    """Every action space: the five cube actions (by colour, DR-0.5) and the other four."""
+    return (*state.components.colours(), TICKET, INVESTMENT, HIRE_PERFORMER, HIRE_HELPER)
+
+
+def refusal(state: State, seat: int, space: str) -> IllegalMoveError | None:
+    """Why `seat` may not place a marker on `space` now (DR-4.3, DR-5), or None."""
+    placed = state.placements()
+    mine = [step for step in placed if step.seat == seat]
+    options = state.options
+    if space in state.components.colours():
+        cubes = [step for step in placed if step.kind == CUBE]
+        if any(step["colour"] == space for step in cubes):
+            return IllegalMoveError("DR-5.2", f"the {space} cube action is taken this round")
+        limit = state.components.for_players(state.seats).cube_actions
+        if len(cubes) >= limit:
+            return IllegalMoveError("DR-5.3", f"{limit} cube actions are occupied, the most for {state.seats} players")
+        return None
+    if space in (TICKET, INVESTMENT):
+        counted = mine if options.action_limits == "per_player" else list(placed)
+        most = (state.components.constants.ticket_sale_per_round if space == TICKET
+                else state.components.constants.investment_per_round)
+        rule = "DR-5.6" if space == TICKET else "DR-5.9"
+        if sum(1 for step in counted if step.kind == space) >= most:
+            whose = "you have" if options.action_limits == "per_player" else "the players have"
+            return IllegalMoveError(rule, f"{whose} placed {most} markers on {space.replace('_', ' ')} this round")
+        if space == TICKET:
+            last = len(state.components.ticket_track.spaces)
+            reached = state.players[seat].ticket + sum(1 for step in mine if step.kind == TICKET)
+            if reached >= last:
+                return IllegalMoveError("DR-5.7", "your ticket cube is (or will be) on the last space of the track")
+        return None
+    if space in (HIRE_PERFORMER, HIRE_HELPER):
+        if any(step.kind == space for step in mine):
+            rule = "DR-5.12" if space == HIRE_PERFORMER else "DR-5.14"
+            return IllegalMoveError(rule, f"you have a marker on {space.replace('_', ' ')} this round")
+        return None
+    return IllegalMoveError("DR-4.3", f"{space!r} is not an action space")
+
+
+def open_spaces(state: State, seat: int) -> list[str]:
+    return [space for space in spaces(state) if refusal(state, seat, space) is None]
+
+
+def place_legal(state: State, seat: int, step: Step) -> list[mv.PlaceMarker | mv.PassMarker]:
+    return [*(mv.PlaceMarker(space=space) for space in open_spaces(state, seat)), mv.PassMarker()]
+
+
+def place_needed(state: State, step: Step) -> bool:
+    """DR-5.17: with no legal space there is nothing to choose: the marker is passed."""
+    return bool(open_spaces(state, seat_of(step)))
+
+
+def place_validate(state: State, seat: int, step: Step, move: mv.PlaceMarker | mv.PassMarker) -> None:
+    if isinstance(move, mv.PlaceMarker):
+        error = refusal(state, seat, move.space)
+        if error is not None:
+            raise error
+
+
+def place_apply(state: State, seat: int, step: Step, move: mv.PlaceMarker | mv.PassMarker) -> State:
+    player = state.players[seat]
+    state = state.with_player(seat, markers=player.markers - 1)
+    if isinstance(move, mv.PassMarker):
+        return pass_marker(state, seat)
+    if move.space in state.components.colours():
+        return hold(state, RESOLVE, Step(CUBE, seat=seat, colour=move.space))
+    return hold(state, RESOLVE, Step(move.space, seat=seat))  # DR-4.4: nothing happens yet
+
+
+def pass_marker(state: State, seat: int) -> State:
+    """DR-5.16, AMB-2: passing with a marker pays 1 money at once."""
+    pay = state.components.constants.pass_money
+    return state.with_player(seat, money=state.players[seat].money + pay)
+
+
+def forced_pass(state: State, step: Step) -> State:
+    """DR-5.17: a player with no legal space passes with the marker (and is paid for it)."""
+    seat = seat_of(step)
+    state = state.with_player(seat, markers=state.players[seat].markers - 1)
+    return pass_marker(state, seat)
+
+
+# ---- resolution (DR-6.1) ----------------------------------------------------------------------
+
+
+def take_cube(state: State, step: Step) -> State:
+    """DR-5.1: one cube of the space's colour from the general supply (AMB-31: none if it is out)."""
+    seat = seat_of(step)
+    colour = str(step["colour"])
+    if state.cubes[colour] == 0:
+        return state
+    supply = dict(state.cubes)
+    supply[colour] -= 1
+    own = dict(state.players[seat].cubes)
+    own[colour] = own.get(colour, 0) + 1
+    return evolve(state, cubes=supply).with_player(seat, cubes=own)
+
+
+def sell_ticket(state: State, step: Step) -> State:
+    """DR-5.5: the ticket cube moves one space and pays the money printed there."""
+    seat = seat_of(step)
+    player = state.players[seat]
+    track = state.components.ticket_track.spaces
+    if player.ticket >= len(track):
+        return state  # cannot happen after DR-5.7's placement check; kept for hand-built states
+    position = player.ticket + 1
+    return state.with_player(seat, ticket=position, money=player.money + track[position - 1])
+
+
+def investment_spec(state: State, step: Step) -> ChanceSpec | None:
+    """DR-5.8, DR-5.10: the top investment card, seen by its taker alone; nothing (and no charge)
+    with no money or no card left."""
+    seat = seat_of(step)
+    if state.players[seat].money < state.components.constants.investment_cost or not state.investment_deck:
+        return None
+    return ChanceSpec("investment card drawn", multiset(state.investment_deck), visible_to=(seat,))
+
+
+def resolve_investment(state: State, step: Step, outcome: JSON) -> State:
+    seat = seat_of(step)
+    player = state.players[seat]
+    card = str(outcome)
+    state = evolve(state, investment_deck=without(state.investment_deck, card))
+    cost = state.components.constants.investment_cost
+    return state.with_player(seat, money=player.money - cost, hand=(*player.hand, HandCard(card)))
+
+
+def effective_cost(printed: int, row_card: RowCard) -> int:
+    """DR-0.9: printed cost minus the discount tokens on the card, at least 0."""
+    return max(printed - row_card.discounts, 0)
+
+
+def performer_cost(state: State, row_card: RowCard) -> int:
+    return effective_cost(state.components.performer(row_card.card).hire_cost, row_card)
+
+
+def helper_cost(state: State, row_card: RowCard) -> int:
+    return effective_cost(state.components.helper(row_card.card).hire_cost, row_card)
+
+
+def hire_performer_legal(state: State, seat: int, step: Step) -> list[mv.HirePerformer | mv.Decline]:
+    money = state.players[seat].money
+    cards = [mv.HirePerformer(card=c.card) for c in state.performer_row if performer_cost(state, c) <= money]
+    return [*cards, mv.Decline()]
+
+
+def hire_helper_legal(state: State, seat: int, step: Step) -> list[mv.HireHelper | mv.Decline]:
+    money = state.players[seat].money
+    cards = [mv.HireHelper(card=c.card) for c in state.helper_row if helper_cost(state, c) <= money]
+    return [*cards, mv.Decline()]
+
+
+def hire_performer_needed(state: State, step: Step) -> bool:
+    """DR-5.15, DR-5.18: with no card the player can pay for, the marker returns with no effect."""
+    return len(hire_performer_legal(state, seat_of(step), step)) > 1
+
+
+def hire_helper_needed(state: State, step: Step) -> bool:
+    return len(hire_helper_legal(state, seat_of(step), step)) > 1
+
+
+def hire_performer_validate(state: State, seat: int, step: Step, move: mv.HirePerformer | mv.Decline) -> None:
+    if isinstance(move, mv.HirePerformer):
+        row_card = _in_row(state.performer_row, move.card, "DR-5.11", "performer row")
+        cost = performer_cost(state, row_card)
+        if cost > state.players[seat].money:
+            raise IllegalMoveError("DR-5.15", f"{move.card} costs {cost}; you have {state.players[seat].money} money")
+
+
+def hire_helper_validate(state: State, seat: int, step: Step, move: mv.HireHelper | mv.Decline) -> None:
+    if isinstance(move, mv.HireHelper):
+        row_card = _in_row(state.helper_row, move.card, "DR-5.13", "helper row")
+        cost = helper_cost(state, row_card)
+        if cost > state.players[seat].money:
+            raise IllegalMoveError("DR-5.15", f"{move.card} costs {cost}; you have {state.players[seat].money} money")
+
+
+def _in_row(row: tuple[RowCard, ...], card: str, rule: str, where: str) -> RowCard:
+    for row_card in row:
+        if row_card.card == card:
+            return row_card
+    raise IllegalMoveError(rule, f"{card} is not in the {where} (DR-6.2: a card hired earlier is gone)")
+
+
+def hire_performer_apply(state: State, seat: int, step: Step, move: mv.HirePerformer | mv.Decline) -> State:
+    """DR-5.11, AMB-4: pay the effective cost; the card joins the circus, its tokens go back."""
+    if isinstance(move, mv.Decline):
+        return state  # DR-5.18: no effect and no money
+    row_card = _in_row(state.performer_row, move.card, "DR-5.11", "performer row")
+    player = state.players[seat]
+    state = evolve(state, performer_row=tuple(c for c in state.performer_row if c.card != move.card),
+                   discounts=state.discounts + row_card.discounts)
+    return state.with_player(seat, money=player.money - performer_cost(state, row_card),
+                             performers=(*player.performers, Hired(move.card)))
+
+
+def hire_helper_apply(state: State, seat: int, step: Step, move: mv.HireHelper | mv.Decline) -> State:
+    """DR-5.13, AMB-4: pay the effective cost; the helper joins the circus, its tokens go back."""
+    if isinstance(move, mv.Decline):
+        return state  # DR-5.18
+    row_card = _in_row(state.helper_row, move.card, "DR-5.13", "helper row")
+    player = state.players[seat]
+    state = evolve(state, helper_row=tuple(c for c in state.helper_row if c.card != move.card),
+                   discounts=state.discounts + row_card.discounts)
+    return state.with_player(seat, money=player.money - helper_cost(state, row_card),
+                             helpers=(*player.helpers, move.card))
+
+
+# ---- discount tokens and row upkeep (DR-7.1 to DR-7.4) -----------------------------------------
+
+
+def upkeep(state: State, step: Step) -> State:
+    """DR-7.1, AMB-4: every card left in the rows that is already free is discarded with its tokens
+    returned; every other card gets one discount token, while the supply has one (DR-16.2)."""
+    supply = state.discounts
+    performer_row: list[RowCard] = []
+    performer_discard = list(state.performer_discard)
+    for row_card in state.performer_row:
+        if performer_cost(state, row_card) == 0:
+            performer_discard.append(row_card.card)
+            supply += row_card.discounts
+        elif supply > 0:
+            performer_row.append(RowCard(row_card.card, row_card.discounts + 1))
+            supply -= 1
+        else:
+            performer_row.append(row_card)
+    helper_row: list[RowCard] = []
+    helper_discard = list(state.helper_discard)
+    for row_card in state.helper_row:
+        if helper_cost(state, row_card) == 0:
+            helper_discard.append(row_card.card)
+            supply += row_card.discounts
+        elif supply > 0:
+            helper_row.append(RowCard(row_card.card, row_card.discounts + 1))
+            supply -= 1
+        else:
+            helper_row.append(row_card)
+    return evolve(state, performer_row=tuple(performer_row), helper_row=tuple(helper_row), discounts=supply,
+                  performer_discard=tuple(performer_discard), helper_discard=tuple(helper_discard))
+

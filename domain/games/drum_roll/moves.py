@@ -1,0 +1,73 @@
+"""Every move of Drum Roll built so far, one `MoveModel` each, and their union.
+
+Setup asks two things of each seat: which of its two drawn performers it keeps (DR-2.9) and which
+two starting cubes it takes (DR-2.10). The action phase asks where each action marker goes, or to
+pass with it (DR-4.1, DR-5.16), and at resolution which card a hire takes, or to decline (DR-5.18).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, TypeAdapter
+
+from domain.kernel.contract import MoveModel
+from domain.kernel.strict import LAZY
+
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_]+$")]
+
+
+class KeepPerformer(MoveModel):
+    """The opening draft (DR-2.9): keep this one of the two performers drawn; the other goes to the
+    left neighbour. A private choice until every seat has chosen."""
+
+    type: Literal["keep_performer"] = "keep_performer"
+    card: Name
+
+
+class TakeCubes(MoveModel):
+    """The starting cubes (DR-2.10): two cubes of the colours named (the same colour twice allowed)."""
+
+    type: Literal["take_cubes"] = "take_cubes"
+    colours: tuple[Name, ...] = Field(min_length=1, max_length=5)
+
+
+class PlaceMarker(MoveModel):
+    """Place an action marker on a space (DR-4.1): a cube action by its colour ("white" .. "red"),
+    "ticket", "investment", "hire_performer" or "hire_helper". Nothing happens until resolution."""
+
+    type: Literal["place_marker"] = "place_marker"
+    space: Name
+
+
+class PassMarker(MoveModel):
+    """Pass with a marker instead of placing it: 1 money at once (DR-5.16, AMB-2)."""
+
+    type: Literal["pass_marker"] = "pass_marker"
+
+
+class HirePerformer(MoveModel):
+    """At resolution of a Hire performer marker: hire this performer from the row (DR-5.11)."""
+
+    type: Literal["hire_performer"] = "hire_performer"
+    card: Name
+
+
+class HireHelper(MoveModel):
+    """At resolution of a Hire helper marker: hire this helper from the row (DR-5.13)."""
+
+    type: Literal["hire_helper"] = "hire_helper"
+    card: Name
+
+
+class Decline(MoveModel):
+    """Do not carry out a placed hire: the marker returns with no effect and no money (DR-5.18)."""
+
+    type: Literal["decline"] = "decline"
+
+
+DrumRollMove = KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
+
+MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
+    Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)
+)

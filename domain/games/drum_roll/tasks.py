@@ -1,0 +1,80 @@
+"""The table of step kinds: one row per kind of task on the Drum Roll agenda, and the machine that
+runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
+
+Built so far: the setup (DR-2, DR-22; handlers in flow.py) and a preparation round's action
+phase up to the row upkeep (DR-4 to DR-7; handlers in actions.py). The first round is the last
+step: the sharing phase, the vote, the end of round and the performances are not built yet, so
+the agenda then runs out and the match ends. The kinds are stored in every state:
+renaming one changes every state hash (bump `engine_version` if that is ever done).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, program, resolution, rotation
+from domain.kernel.errors import IllegalMoveError
+
+from . import actions as ac
+from . import flow
+from . import moves as mv
+from .state import RESOLVE, State
+
+
+def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) -> IllegalMoveError:
+    """A move the decision in progress does not take: cite the rule that says when such a move is made."""
+    now = f"now you must {asks}"
+    if isinstance(move, mv.KeepPerformer):
+        return IllegalMoveError("DR-2.9", f"a drawn performer is kept only in the opening draft; {now}")
+    if isinstance(move, mv.TakeCubes):
+        return IllegalMoveError("DR-2.10", f"starting cubes are taken only at setup; {now}")
+    if isinstance(move, (mv.PlaceMarker, mv.PassMarker)):
+        return IllegalMoveError("DR-4.1", f"markers are placed in turn in the action phase; {now}")
+    if isinstance(move, mv.HirePerformer):
+        return IllegalMoveError("DR-5.11", f"a performer is hired when your Hire performer marker resolves; {now}")
+    if isinstance(move, mv.HireHelper):
+        return IllegalMoveError("DR-5.13", f"a helper is hired when your Hire helper marker resolves; {now}")
+    if isinstance(move, mv.Decline):
+        return IllegalMoveError("DR-5.18", f"only a placed hire can be declined, when it resolves; {now}")
+    return IllegalMoveError("DR-2.1", now)
+
+
+ROWS: tuple[Row[State, Any], ...] = (
+    # ---- setup (DR-2, DR-22) ---------------------------------------------------------------
+    Chance("draw_helper", flow.helper_spec, flow.resolve_helper, rule="DR-2.4"),
+    Chance("draw_performer", flow.performer_spec, flow.resolve_performer, rule="DR-2.5"),
+    Chance("draw_region", flow.region_spec, flow.resolve_region, rule="DR-2.8"),
+    Auto("regions_out", flow.regions_out),
+    Chance("draft_draw", flow.draft_spec, flow.resolve_draft, rule="DR-2.9"),
+    Choice("keep_performer", (mv.KeepPerformer,), flow.keep_legal, flow.keep_validate, flow.keep_apply,
+           rule="DR-2.9", prompt="keep one of your two drawn performers; the other goes to your left (DR-2.9)",
+           asks="keep one of your drawn performers"),
+    Auto("draft_reveal", flow.draft_reveal),
+    Choice("starting_cubes", (mv.TakeCubes,), flow.cubes_legal, flow.cubes_validate, flow.cubes_apply,
+           rule="DR-2.10", prompt="take two starting cubes from the general supply (DR-2.10)",
+           asks="take your two starting cubes"),
+    Auto("starting_money", flow.starting_money),
+    Chance("start_player", flow.start_spec, flow.resolve_start, rule="DR-2.12"),
+    Auto("given_start", flow.given_start),
+    # ---- a preparation round's action phase (DR-4 to DR-7) -------------------------------------
+    program("prep_round", ["round_start", "placement", RESOLVE, "upkeep"]),
+    Auto("round_start", ac.round_start),
+    rotation("placement", "place_marker", order=ac.placement_order, active=ac.has_markers),  # DR-4.1
+    Choice("place_marker", (mv.PlaceMarker, mv.PassMarker), ac.place_legal, ac.place_validate, ac.place_apply,
+           needed=ac.place_needed, otherwise=ac.forced_pass, rule="DR-4.1",
+           prompt="place an action marker or pass with it (DR-4.1)", asks="place an action marker or pass"),
+    resolution(RESOLVE, ac.ORDER),  # DR-6.1
+    Auto(ac.CUBE, ac.take_cube),
+    Auto(ac.TICKET, ac.sell_ticket),
+    Chance(ac.INVESTMENT, ac.investment_spec, ac.resolve_investment, rule="DR-5.8"),
+    Choice(ac.HIRE_PERFORMER, (mv.HirePerformer, mv.Decline), ac.hire_performer_legal, ac.hire_performer_validate,
+           ac.hire_performer_apply, needed=ac.hire_performer_needed, rule="DR-6.1",
+           prompt="hire a performer from the row, or decline (DR-5.11)", asks="hire a performer or decline"),
+    Choice(ac.HIRE_HELPER, (mv.HireHelper, mv.Decline), ac.hire_helper_legal, ac.hire_helper_validate,
+           ac.hire_helper_apply, needed=ac.hire_helper_needed, rule="DR-6.1",
+           prompt="hire a helper from the row, or decline (DR-5.13)", asks="hire a helper or decline"),
+    Auto("upkeep", ac.upkeep),  # DR-7.1
+)
+
+AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)
+"""The machine over the table, which the ruleset (rules.py) calls for each decision, move and outcome."""

@@ -1,0 +1,33 @@
+"""What each viewer sees. Public: the rows, the supply, every circus (performers, cubes on them,
+helpers, trailers), money, fame, tickets, regions and the markers placed. Hidden:
+- the performer, helper and investment decks: nobody sees them (their size is public); the
+  engine keeps no order, so there is no order to hide, and the arbiter sees each card drawn;
+- a seat's investment hand: that seat alone (the others see how many cards, DR-21);
+- the opening draft (DR-2.9): the two performers a seat drew and the one it keeps, that seat
+  alone until every seat has chosen and the draft is revealed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.viewers import Viewer
+
+from .state import State
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    data = state.to_json()
+    data["components"] = state.config.components.name
+    if viewer.sees_all:
+        return data
+    for deck in ("performer_deck", "helper_deck", "investment_deck"):
+        data[deck] = {"count": len(getattr(state, deck))}
+    for seat, player in enumerate(data["players"]):
+        if viewer.is_seat(seat):
+            continue
+        own = state.players[seat]
+        player["hand"] = {"count": len(own.hand)}
+        player["drawn"] = {"count": len(own.drawn)}
+        player["kept"] = None if own.kept is None else "kept"
+    return data

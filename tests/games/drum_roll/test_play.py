@@ -1,0 +1,56 @@
+"""Stage 1 played through with random choices and chance, for every seat count: every state
+round-trips, every legal move validates, and the setup then the first round end the match."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.games.drum_roll import RULESET
+from domain.kernel.viewers import Viewer
+
+from .builders import config
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_stage_1_plays_through_with_random_choices(seats: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = RULESET.setup(config(seats))
+    for _ in range(RULESET.max_events(state.config)):
+        decision = RULESET.decision(state)
+        if decision.over:
+            break
+        if decision.chance is not None:
+            spec = decision.chance
+            state = RULESET.resolve(state, spec.pick(rng.randrange(spec.total_weight())))
+        else:
+            seat = decision.seats[0]
+            moves = RULESET.legal_moves(state, seat)
+            assert moves
+            for candidate in moves:
+                RULESET.validate(state, seat, candidate)
+            state = RULESET.apply(state, seat, rng.choice(list(moves)))
+        back = RULESET.decode_state(RULESET.encode_state(state), state.config)
+        assert RULESET.state_hash(back) == RULESET.state_hash(state)
+        for seat in range(seats):
+            seen = RULESET.view(state, Viewer("seat", seat))
+            assert isinstance(seen["performer_deck"], dict)
+            for other, player in enumerate(seen["players"]):
+                if other != seat:
+                    assert isinstance(player["hand"], dict) and isinstance(player["drawn"], dict)
+    assert RULESET.decision(state).over
+    assert state.round == 1 and state.start_player is not None
+    assert all(len(player.performers) >= 2 for player in state.players)
+    cubes = sum(state.cubes.values()) + sum(sum(p.cubes.values()) for p in state.players)
+    assert cubes == 125
+    tokens = state.discounts + sum(c.discounts for c in (*state.performer_row, *state.helper_row))
+    assert tokens == 44
+
+
+@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player"])
+def test_every_preset_parses_and_sets_up(preset: str) -> None:
+    options = RULESET.option_presets()[preset]
+    state = RULESET.setup(config(2, **options))
+    assert state.options.model_dump(exclude_defaults=True) == options
