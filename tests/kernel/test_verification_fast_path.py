@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 import orjson
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.kernel import verification
-from domain.kernel.bundle import _plainly_canonical, _read_line
+from domain.kernel.bundle import _FLOATLESS, _plainly_canonical, _read_line
 from domain.kernel.canonical import encode
 from domain.kernel.integrity import ServerKey
 from domain.kernel.trust import Trust
@@ -397,3 +398,17 @@ def test_lines_that_only_the_definition_may_judge() -> None:
         assert _plainly_canonical(line) is None, line
     assert _plainly_canonical(b'{"a":"1.5e3","b":[true,false,null],"c":-12}') == {
         "a": "1.5e3", "b": [True, False, None], "c": -12}
+
+
+_TOKENS = [b'"', b'e', b'E', b't', b'f', b'.', b'1', b'-', b'true', b'false', b'null', b'tr', b'fa', b'a',
+           b'\\', b',', b':', b'[', b'{', b'}']
+_TOKEN_BY_TOKEN = re.compile(rb'(?:"[^"]*+"|true|false|[^"eEtf.]++|[tf])*+')
+"""The float check's pattern as first written, one alternation per token: `_FLOATLESS` (unrolled,
+for speed) must accept exactly the lines it accepts."""
+
+
+@settings(max_examples=3000, deadline=None)
+@given(parts=st.lists(st.sampled_from(_TOKENS), max_size=16))
+def test_the_unrolled_float_check_accepts_what_the_token_by_token_one_does(parts: list[bytes]) -> None:
+    line = b"".join(parts)
+    assert (_FLOATLESS.fullmatch(line) is None) == (_TOKEN_BY_TOKEN.fullmatch(line) is None), line
