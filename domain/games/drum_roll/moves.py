@@ -3,6 +3,8 @@
 Setup asks two things of each seat: which of its two drawn performers it keeps (DR-2.9) and which
 two starting cubes it takes (DR-2.10). The action phase asks where each action marker goes, or to
 pass with it (DR-4.1, DR-5.16), and at resolution which card a hire takes, or to decline (DR-5.18).
+The sharing phase asks for one cube placement or one agent or secretary exchange at a time, then
+`done_sharing` (DR-8, DR-19.7 to DR-19.9).
 """
 
 from __future__ import annotations
@@ -66,7 +68,34 @@ class Decline(MoveModel):
     type: Literal["decline"] = "decline"
 
 
-DrumRollMove = KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
+class PlaceCube(MoveModel):
+    """The sharing phase (DR-8.1, DR-8.3): move one cube of this colour from the cube supply onto an
+    unfilled matching requirement of this level ("poor", "good", "outstanding") of this performer."""
+
+    type: Literal["place_cube"] = "place_cube"
+    performer: Name
+    level: Name
+    colour: Name
+
+
+class ExchangeCube(MoveModel):
+    """The sharing phase (DR-8.6, DR-19.7, DR-19.8): use this agent or personal secretary to give one
+    cube of `give` from the cube supply to the general supply and take one of `take` from it."""
+
+    type: Literal["exchange_cube"] = "exchange_cube"
+    helper: Name
+    give: Name
+    take: Name
+
+
+class DoneSharing(MoveModel):
+    """End your turn of the sharing phase (DR-8.7: cubes not placed stay in the cube supply)."""
+
+    type: Literal["done_sharing"] = "done_sharing"
+
+
+DrumRollMove = (KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
+                | PlaceCube | ExchangeCube | DoneSharing)
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

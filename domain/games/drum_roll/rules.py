@@ -114,4 +114,4 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
-        return setup + 40 * config.seats
+        return setup + 40 * config.seats + 6 * config.seats  # the sharing phase: 3 cubes, 2 exchanges, done

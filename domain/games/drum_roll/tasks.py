@@ -2,9 +2,9 @@
 runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
 Built so far: the setup (DR-2, DR-22; handlers in flow.py) and a preparation round's action
-phase up to the row upkeep (DR-4 to DR-7; handlers in actions.py). The first round is the last
-step: the sharing phase, the vote, the end of round and the performances are not built yet, so
-the agenda then runs out and the match ends. The kinds are stored in every state:
+phase up to the row upkeep (DR-4 to DR-7; handlers in actions.py) and its sharing phase (DR-8;
+handlers in sharing.py). The first round is the last step: the end of round, the vote and the
+performances are not built yet, so the agenda then runs out and the match ends. The kinds are stored in every state:
 renaming one changes every state hash (bump `engine_version` if that is ever done).
 """
 
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, program, resolution, rotation
+from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, each_seat, program, resolution, rotation
 from domain.kernel.errors import IllegalMoveError
 
 from . import actions as ac
 from . import flow
 from . import moves as mv
+from . import sharing as sh
 from .state import RESOLVE, State
 
 
@@ -36,6 +37,10 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
         return IllegalMoveError("DR-5.13", f"a helper is hired when your Hire helper marker resolves; {now}")
     if isinstance(move, mv.Decline):
         return IllegalMoveError("DR-5.18", f"only a placed hire can be declined, when it resolves; {now}")
+    if isinstance(move, mv.PlaceCube):
+        return IllegalMoveError("DR-8.1", f"cubes go onto performers in your turn of the sharing phase; {now}")
+    if isinstance(move, (mv.ExchangeCube, mv.DoneSharing)):
+        return IllegalMoveError("DR-8.6", f"exchanges are made in your turn of the sharing phase; {now}")
     return IllegalMoveError("DR-2.1", now)
 
 
@@ -57,7 +62,7 @@ ROWS: tuple[Row[State, Any], ...] = (
     Chance("start_player", flow.start_spec, flow.resolve_start, rule="DR-2.12"),
     Auto("given_start", flow.given_start),
     # ---- a preparation round's action phase (DR-4 to DR-7) -------------------------------------
-    program("prep_round", ["round_start", "placement", RESOLVE, "upkeep"]),
+    program("prep_round", ["round_start", "placement", RESOLVE, "upkeep", "sharing"]),  # DR-3.2
     Auto("round_start", ac.round_start),
     rotation("placement", "place_marker", order=ac.placement_order, active=ac.has_markers),  # DR-4.1
     Choice("place_marker", (mv.PlaceMarker, mv.PassMarker), ac.place_legal, ac.place_validate, ac.place_apply,
@@ -74,6 +79,12 @@ ROWS: tuple[Row[State, Any], ...] = (
            ac.hire_helper_apply, needed=ac.hire_helper_needed, rule="DR-6.1",
            prompt="hire a helper from the row, or decline (DR-5.13)", asks="hire a helper or decline"),
     Auto("upkeep", ac.upkeep),  # DR-7.1
+    # ---- the sharing phase (DR-8, DR-19.3, DR-19.7 to DR-19.9) --------------------------------
+    each_seat("sharing", "share", order=sh.sharing_order),  # DR-8.8, AMB-41
+    Choice("share", (mv.PlaceCube, mv.ExchangeCube, mv.DoneSharing), sh.share_legal, sh.share_validate,
+           sh.share_apply, needed=sh.share_needed, rule="DR-8.8",
+           prompt="place a cube on one of your performers, make an agent or secretary exchange, or finish (DR-8)",
+           asks="place cubes, exchange, or finish sharing"),
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)
