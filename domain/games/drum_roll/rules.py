@@ -1,6 +1,6 @@
 """The Drum Roll ruleset: the kernel contract over the agenda-driven engine.
 
-Stage 1 of several: the setup (DR-2, DR-22) and the first preparation round's action phase. Not
+Stage 2 of several: the setup (DR-2, DR-22) and the first preparation round (action and sharing phases). Not
 registered as a game yet (no entry point in pyproject.toml), since a registered game is played to
 its end by the conformance suite.
 """
