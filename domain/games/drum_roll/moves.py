@@ -94,8 +94,23 @@ class DoneSharing(MoveModel):
     type: Literal["done_sharing"] = "done_sharing"
 
 
+class Deposit(MoveModel):
+    """At a round's start, the bank clerk's owner puts this much money on it (DR-3.3, DR-19.6; 0 for none)."""
+
+    type: Literal["deposit"] = "deposit"
+    amount: int = Field(ge=0, le=1000)
+
+
+class ReturnOrganiser(MoveModel):
+    """At the end of a round, the show organiser's owner returns it to the helper row, or keeps it
+    (DR-9.1, DR-19.2)."""
+
+    type: Literal["return_organiser"] = "return_organiser"
+    returned: bool
+
+
 DrumRollMove = (KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
-                | PlaceCube | ExchangeCube | DoneSharing)
+                | PlaceCube | ExchangeCube | DoneSharing | Deposit | ReturnOrganiser)
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

@@ -114,4 +114,7 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
-        return setup + 40 * config.seats + 6 * config.seats  # the sharing phase: 3 cubes, 2 exchanges, done
+        rounds = 5  # rounds 1 to 5 of the first performance; the vote is not built yet
+        decks = len(components.helpers) + len(components.performers)
+        per_round = 46 * config.seats + 2 + 2 * decks
+        return setup + rounds * per_round  # a round: markers, hires, sharing, deposit, organiser, refills

@@ -183,6 +183,8 @@ class DrumRollState:
     """Trailers in the general supply (DR-1.2)."""
     votes: tuple[str | None, ...]
     """This vote's ballots, per seat (DR-10; the vote is not built yet)."""
+    organiser_returned: int | None
+    """The seat that returned the show organiser at the end of the last round (DR-19.2), or None."""
     agenda: tuple[Step, ...]
     over: bool = False
 
@@ -246,6 +248,7 @@ class DrumRollState:
             "discounts": self.discounts,
             "trailers": self.trailers,
             "votes": list(self.votes),
+            "organiser_returned": self.organiser_returned,
             "agenda": encode_agenda(self.agenda),
             "over": self.over,
         }
@@ -273,6 +276,7 @@ class DrumRollState:
             discounts=data["discounts"],
             trailers=data["trailers"],
             votes=tuple(data["votes"]),
+            organiser_returned=data["organiser_returned"],
             agenda=decode_agenda(data["agenda"]),
             over=data["over"],
         )

@@ -18,6 +18,7 @@ from domain.kernel.errors import IllegalMoveError
 from . import actions as ac
 from . import flow
 from . import moves as mv
+from . import round_end as rnd
 from . import sharing as sh
 from .state import RESOLVE, State
 
@@ -41,6 +42,10 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
         return IllegalMoveError("DR-8.1", f"cubes go onto performers in your turn of the sharing phase; {now}")
     if isinstance(move, (mv.ExchangeCube, mv.DoneSharing)):
         return IllegalMoveError("DR-8.6", f"exchanges are made in your turn of the sharing phase; {now}")
+    if isinstance(move, mv.Deposit):
+        return IllegalMoveError("DR-3.3", f"money is deposited on the bank clerk at a round's start; {now}")
+    if isinstance(move, mv.ReturnOrganiser):
+        return IllegalMoveError("DR-9.1", f"the show organiser is returned at the end of a round; {now}")
     return IllegalMoveError("DR-2.1", now)
 
 
@@ -62,7 +67,12 @@ ROWS: tuple[Row[State, Any], ...] = (
     Chance("start_player", flow.start_spec, flow.resolve_start, rule="DR-2.12"),
     Auto("given_start", flow.given_start),
     # ---- a preparation round's action phase (DR-4 to DR-7) -------------------------------------
-    program("prep_round", ["round_start", "placement", RESOLVE, "upkeep", "sharing"]),  # DR-3.2
+    program("prep_round", ["bank_clerk", "round_start", "placement", RESOLVE, "upkeep", "sharing",
+                           "after_sharing"]),  # DR-3.3, DR-3.2, DR-3.4
+    Auto("bank_clerk", rnd.bank_clerk),  # DR-3.3
+    Choice("deposit", (mv.Deposit,), rnd.deposit_legal, rnd.deposit_validate, rnd.deposit_apply,
+           needed=rnd.deposit_needed, rule="DR-3.3",
+           prompt="deposit money on the bank clerk (0 for none; DR-19.6)", asks="deposit money on the bank clerk"),
     Auto("round_start", ac.round_start),
     rotation("placement", "place_marker", order=ac.placement_order, active=ac.has_markers),  # DR-4.1
     Choice("place_marker", (mv.PlaceMarker, mv.PassMarker), ac.place_legal, ac.place_validate, ac.place_apply,
@@ -85,6 +95,19 @@ ROWS: tuple[Row[State, Any], ...] = (
            sh.share_apply, needed=sh.share_needed, rule="DR-8.8",
            prompt="place a cube on one of your performers, make an agent or secretary exchange, or finish (DR-8)",
            asks="place cubes, exchange, or finish sharing"),
+    # ---- after the sharing phase, the end of round (DR-3.4, DR-9, AMB-6) --------------------------
+    Auto("after_sharing", rnd.after_sharing),
+    program("end_of_round", ["organiser", "refill_helpers", "refill_performers", "pass_start"]),  # DR-9.1 to DR-9.6
+    Auto("organiser", rnd.organiser),  # DR-9.1, AMB-15
+    Choice("return_organiser", (mv.ReturnOrganiser,), rnd.organiser_legal, rnd.organiser_validate,
+           rnd.organiser_apply, rule="DR-9.1",
+           prompt="return the show organiser to the helper row and start the next round, or keep it (DR-19.2)",
+           asks="return the show organiser or keep it"),
+    Auto("refill_helpers", rnd.refill_helpers),  # DR-9.2, DR-9.4
+    Chance("refill_helper", flow.helper_spec, flow.resolve_helper, rule="DR-9.2"),
+    Auto("refill_performers", rnd.refill_performers),  # DR-9.3, DR-9.4
+    Chance("refill_performer", rnd.refill_performer_spec, rnd.resolve_refill_performer, rule="DR-9.3"),
+    Auto("pass_start", rnd.pass_start),  # DR-9.5, DR-9.6
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)

@@ -58,7 +58,10 @@ def test_dr_8_8_amb_41_seats_share_one_at_a_time_clockwise_from_the_start_player
         seen.append(seat)
         state = done(state, seat)
     assert seen == [1, 2, 0]
-    assert state.over  # stage 2 so far: the match ends after the first sharing phase
+    # DR-3.4, DR-9: the end of round (rows full: nothing to refill), the start player passes left
+    # (DR-9.6) and round 2 begins with its placements
+    assert (state.round, state.start_player) == (2, 2)
+    assert RULESET.decision(state).seats == (2,) and [p.markers for p in state.players] == [3, 3, 3]
 
 
 def test_dr_8_1_dr_8_3_a_cube_moves_from_the_supply_onto_a_matching_requirement() -> None:
