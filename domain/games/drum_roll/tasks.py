@@ -67,8 +67,8 @@ ROWS: tuple[Row[State, Any], ...] = (
     Chance("start_player", flow.start_spec, flow.resolve_start, rule="DR-2.12"),
     Auto("given_start", flow.given_start),
     # ---- a preparation round's action phase (DR-4 to DR-7) -------------------------------------
-    program("prep_round", ["bank_clerk", "round_start", "placement", RESOLVE, "upkeep", "sharing",
-                           "after_sharing"]),  # DR-3.3, DR-3.2, DR-3.4
+    program("prep_round", ["round_start", "bank_clerk", "placement", RESOLVE, "upkeep", "sharing",
+                           "after_sharing"]),  # DR-4.1, DR-3.3, DR-3.2, DR-3.4
     Auto("bank_clerk", rnd.bank_clerk),  # DR-3.3
     Choice("deposit", (mv.Deposit,), rnd.deposit_legal, rnd.deposit_validate, rnd.deposit_apply,
            needed=rnd.deposit_needed, rule="DR-3.3",
