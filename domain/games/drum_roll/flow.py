@@ -84,6 +84,7 @@ def setup(config: MatchConfig[Any]) -> State:
         discounts=constants.discount_tokens,
         trailers=constants.trailers,
         votes=(None,) * seats,
+        doubled=(False,) * seats,
         organiser_returned=None,
         agenda=tuple(agenda),
     )

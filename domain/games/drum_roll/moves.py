@@ -109,8 +109,25 @@ class ReturnOrganiser(MoveModel):
     returned: bool
 
 
+class CastVote(MoveModel):
+    """The vote (DR-10.2): a marker in the hand (postpone) or an empty hand (perform now). Private
+    until every seat has voted."""
+
+    type: Literal["cast_vote"] = "cast_vote"
+    postpone: bool
+
+
+class PlayDoubleVote(MoveModel):
+    """After the votes are revealed: play a Double vote card, so your vote counts twice, or not
+    (DR-10.3, DR-21.18, AMB-26)."""
+
+    type: Literal["play_double_vote"] = "play_double_vote"
+    play: bool
+
+
 DrumRollMove = (KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
-                | PlaceCube | ExchangeCube | DoneSharing | Deposit | ReturnOrganiser)
+                | PlaceCube | ExchangeCube | DoneSharing | Deposit | ReturnOrganiser
+                | CastVote | PlayDoubleVote)
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

@@ -2,8 +2,8 @@
 follows the sharing phase (DR-3.4, AMB-6) and the end of round (DR-9, DR-19.2, AMB-15).
 
 The end of round is carried out only when another preparation round follows (DR-3.4, AMB-6).
-Built so far: rounds 1 to 5 of the first performance. After round 5 the vote (DR-10) is due; it
-is not built yet, so the agenda runs out there and the match ends.
+Built so far: rounds 1 to 7 of the first performance, with the votes of vote.py after rounds 5
+and 6; the performance itself is not built, so the match ends where it would begin.
 
 The decks are multisets with no order (state.py), so reshuffling an exhausted deck's discard
 pile (DR-16.3) is moving the pile into the deck: the shuffle's randomness is the draw's chance
@@ -23,7 +23,9 @@ from . import moves as mv
 from .state import RowCard, State
 
 LAST_ROUND_BEFORE_VOTE = 5
-"""DR-3.4: rounds 1 to 4 are followed by an end of round, round 5 by the vote (DR-10)."""
+"""DR-3.4: rounds 1 to 4 are followed by an end of round, rounds 5 and 6 by the vote (DR-10)."""
+LAST_ROUND = 7
+"""DR-3.4, DR-10.6: after round 7 the performance begins with no vote."""
 
 SHOW_ORGANISER = "show_organiser"
 BANK_CLERK = "bank_clerk"
@@ -74,12 +76,15 @@ def deposit_apply(state: State, seat: int, step: Step, move: mv.Deposit) -> Stat
 
 
 def after_sharing(state: State, step: Step) -> State:
-    """DR-3.4: after rounds 1 to 4, the end of round and the next round. After round 5 the vote is
-    due (DR-10, not built yet): nothing is pushed, so the match ends there for now."""
+    """DR-3.4, AMB-6: after rounds 1 to 4, the end of round and the next round; after rounds 5 and 6
+    the vote (DR-10, vote.py), which pushes the end of round only for a postponement; after round
+    7 the performance, with no vote."""
     number = int(step["round"])
-    if number >= LAST_ROUND_BEFORE_VOTE:
-        return state
-    return push(state, Step("end_of_round", round=number), Step("prep_round", round=number + 1))
+    if number < LAST_ROUND_BEFORE_VOTE:
+        return push(state, Step("end_of_round", round=number), Step("prep_round", round=number + 1))
+    if number < LAST_ROUND:
+        return push(state, Step("vote", round=number))
+    return push(state, Step("performance"))
 
 
 # ---- the show organiser (DR-9.1, DR-19.2, AMB-15) ----------------------------------------------

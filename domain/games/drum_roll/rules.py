@@ -27,7 +27,7 @@ from domain.kernel.contract import (
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
-from . import flow, views
+from . import flow, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
@@ -93,13 +93,19 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         return ScoreSheet(state.seats, lines)
 
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
-        """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen."""
+        """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen;
+        DR-10.2: a ballot stays secret until every seat has voted."""
         if isinstance(move, mv.KeepPerformer):
             return PrivateChoice(until=flow.DRAFT_REVEALED)
+        if isinstance(move, mv.CastVote):
+            return PrivateChoice(until=vote.reveal_point(state))  # DR-10.2: hands open together
         return None
 
     def reveals(self, state: State) -> Collection[str]:
-        return (flow.DRAFT_REVEALED,) if flow.draft_done(state) else ()
+        points = [flow.DRAFT_REVEALED] if flow.draft_done(state) else []
+        if vote.all_voted(state):
+            points.append(vote.reveal_point(state))
+        return tuple(points)
 
     def encode_state(self, state: State) -> JSON:
         return state.to_json()
@@ -114,7 +120,7 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
-        rounds = 5  # rounds 1 to 5 of the first performance; the vote is not built yet
+        rounds = 7  # rounds 1 to 7 of the first performance (two votes); the performance is not built
         decks = len(components.helpers) + len(components.performers)
         per_round = 46 * config.seats + 2 + 2 * decks
         return setup + rounds * per_round  # a round: markers, hires, sharing, deposit, organiser, refills

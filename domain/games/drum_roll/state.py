@@ -182,7 +182,9 @@ class DrumRollState:
     trailers: int
     """Trailers in the general supply (DR-1.2)."""
     votes: tuple[str | None, ...]
-    """This vote's ballots, per seat (DR-10; the vote is not built yet)."""
+    """This vote's ballots, per seat: "postpone", "perform" or None (DR-10.2); private until all are in."""
+    doubled: tuple[bool, ...]
+    """This vote: who played a Double vote card (DR-21.18)."""
     organiser_returned: int | None
     """The seat that returned the show organiser at the end of the last round (DR-19.2), or None."""
     agenda: tuple[Step, ...]
@@ -248,6 +250,7 @@ class DrumRollState:
             "discounts": self.discounts,
             "trailers": self.trailers,
             "votes": list(self.votes),
+            "doubled": list(self.doubled),
             "organiser_returned": self.organiser_returned,
             "agenda": encode_agenda(self.agenda),
             "over": self.over,
@@ -276,6 +279,7 @@ class DrumRollState:
             discounts=data["discounts"],
             trailers=data["trailers"],
             votes=tuple(data["votes"]),
+            doubled=tuple(data["doubled"]),
             organiser_returned=data["organiser_returned"],
             agenda=decode_agenda(data["agenda"]),
             over=data["over"],

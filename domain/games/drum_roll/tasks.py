@@ -20,6 +20,7 @@ from . import flow
 from . import moves as mv
 from . import round_end as rnd
 from . import sharing as sh
+from . import vote as vt
 from .state import RESOLVE, State
 
 
@@ -46,6 +47,10 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
         return IllegalMoveError("DR-3.3", f"money is deposited on the bank clerk at a round's start; {now}")
     if isinstance(move, mv.ReturnOrganiser):
         return IllegalMoveError("DR-9.1", f"the show organiser is returned at the end of a round; {now}")
+    if isinstance(move, mv.CastVote):
+        return IllegalMoveError("DR-10.1", f"votes are cast after rounds 5 and 6; {now}")
+    if isinstance(move, mv.PlayDoubleVote):
+        return IllegalMoveError("DR-10.3", f"a Double vote card is played after a vote is revealed; {now}")
     return IllegalMoveError("DR-2.1", now)
 
 
@@ -108,6 +113,17 @@ ROWS: tuple[Row[State, Any], ...] = (
     Auto("refill_performers", rnd.refill_performers),  # DR-9.3, DR-9.4
     Chance("refill_performer", rnd.refill_performer_spec, rnd.resolve_refill_performer, rule="DR-9.3"),
     Auto("pass_start", rnd.pass_start),  # DR-9.5, DR-9.6
+    # ---- the vote (DR-10, DR-21.18, DR-22.5) and the performance (not built) --------------------
+    Auto("vote", vt.vote),
+    Choice("ballot", (mv.CastVote,), vt.ballot_legal, vt.ballot_validate, vt.ballot_apply, rule="DR-10.2",
+           prompt="vote to postpone the performance or to perform now; secret until all have voted (DR-10.2)",
+           asks="cast your vote"),
+    Choice("double_vote", (mv.PlayDoubleVote,), vt.double_legal, vt.double_validate, vt.double_apply,
+           needed=vt.double_needed, rule="DR-10.3",
+           prompt="play a Double vote card so your vote counts twice, or not (DR-21.18)",
+           asks="play a Double vote card or not"),
+    Auto("count_votes", vt.count_votes),  # DR-10.4 to DR-10.7
+    Auto("performance", vt.performance),  # DR-3.5: not built yet; the match ends here
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)

@@ -30,4 +30,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         player["hand"] = {"count": len(own.hand)}
         player["drawn"] = {"count": len(own.drawn)}
         player["kept"] = None if own.kept is None else "kept"
+    if not all(vote is not None for vote in state.votes):  # DR-10.2: ballots open together
+        data["votes"] = [vote if viewer.is_seat(seat) or vote is None else "cast"
+                         for seat, vote in enumerate(state.votes)]
     return data

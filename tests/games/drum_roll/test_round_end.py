@@ -128,10 +128,10 @@ def test_dr_3_3_dr_19_6_the_bank_clerk_deposit_at_a_rounds_start() -> None:
     assert state.players[2].markers == 3 and RULESET.decision(state).seats == (2,)  # now its first marker
 
 
-def test_dr_3_4_amb_6_after_round_5_no_end_of_round_and_the_vote_is_not_built() -> None:
+def test_dr_3_4_amb_6_after_round_5_the_vote_comes_with_no_end_of_round() -> None:
     before = sharing()
     state = AGENDA.advance(evolve(before, agenda=(Step("after_sharing", round=5),)))
-    assert state.over
+    assert state.agenda[0] == Step("ballot", seat=1, round=5)
     assert (state.start_player, state.helper_row, state.performer_row) == (1, before.helper_row, before.performer_row)
 
 
