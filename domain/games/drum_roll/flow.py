@@ -85,6 +85,7 @@ def setup(config: MatchConfig[Any]) -> State:
         trailers=constants.trailers,
         votes=(None,) * seats,
         doubled=(False,) * seats,
+        vote_round=0,
         organiser_returned=None,
         agenda=tuple(agenda),
     )

@@ -8,7 +8,8 @@ the start player (AMB-26), each seat holding an unused Double vote card may play
 DR-21.18); a played card is used up and goes to the investment discard pile (DR-21.6). The count
 (DR-10.4, AMB-8) breaks ties by the start player's vote. After round 6 every postpone voter loses 1
 fame (DR-10.7, AMB-7; option `postpone_fame_loss`). With two players the vote after round 5 has
-an imaginary postpone vote (DR-22.5, EX-10).
+an imaginary postpone vote (DR-22.5, EX-10). The ballots stay in the state, public once revealed,
+until the next vote.
 
 The performance (DR-11 to DR-13) is not built: the `performance` step ends the match for now.
 """
@@ -30,16 +31,16 @@ DOUBLE_VOTE = "double_vote"
 def reveal_point(state: State) -> str:
     """The reveal point of the ballots of this vote: one per vote, since a point once reached stays
     reached (domain/kernel/contract.py)."""
-    return f"vote-{state.performance}-{state.round}"
+    return f"vote-{state.performance}-{state.vote_round}"
 
 
 def all_voted(state: State) -> bool:
-    return all(vote is not None for vote in state.votes)
+    return state.vote_round > 0 and all(vote is not None for vote in state.votes)
 
 
 def vote(state: State, step: Step) -> State:
     """DR-10.2: every seat votes, clockwise from the start player; then Double votes and the count."""
-    state = evolve(state, votes=(None,) * state.seats, doubled=(False,) * state.seats)
+    state = evolve(state, votes=(None,) * state.seats, doubled=(False,) * state.seats, vote_round=int(step["round"]))
     ballots = [Step("ballot", seat=seat, round=step["round"]) for seat in state.clockwise()]
     doubles = [Step("double_vote", seat=seat, round=step["round"]) for seat in state.clockwise()]
     return push(state, *ballots, *doubles, Step("count_votes", round=step["round"]))
@@ -133,7 +134,6 @@ def count_votes(state: State, step: Step) -> State:
             for seat, ballot in enumerate(state.votes):
                 if ballot == POSTPONE:
                     state = state.with_player(seat, fame=state.players[seat].fame - 1)  # DR-0.4: may go below 0
-    state = evolve(state, votes=(None,) * state.seats, doubled=(False,) * state.seats)
     if outcome == POSTPONE:
         return push(state, Step("end_of_round", round=number), Step("prep_round", round=number + 1))
     return push(state, Step("performance"))
