@@ -1,6 +1,7 @@
 """The Drum Roll ruleset: the kernel contract over the agenda-driven engine.
 
-Stage 2 of several: the setup (DR-2, DR-22) and the first preparation round (action and sharing phases). Not
+Stage 2 of several: the setup (DR-2, DR-22) and the preparation rounds of the first performance
+(DR-3 to DR-10), up to where the performance would begin. Not
 registered as a game yet (no entry point in pyproject.toml), since a registered game is played to
 its end by the conformance suite.
 """

@@ -1,10 +1,11 @@
 """The table of step kinds: one row per kind of task on the Drum Roll agenda, and the machine that
 runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
-Built so far: the setup (DR-2, DR-22; handlers in flow.py) and a preparation round's action
-phase up to the row upkeep (DR-4 to DR-7; handlers in actions.py) and its sharing phase (DR-8;
-handlers in sharing.py). The first round is the last step: the end of round, the vote and the
-performances are not built yet, so the agenda then runs out and the match ends. The kinds are stored in every state:
+Built so far: the setup (DR-2, DR-22; handlers in flow.py), a preparation round's action phase
+(DR-4 to DR-7; actions.py) and sharing phase (DR-8; sharing.py), the end of round and the bank
+clerk (DR-9, DR-3.3; round_end.py) and the votes (DR-10; vote.py). The `performance` step is
+where the first performance would begin; performances are not built yet, so the agenda runs out
+there and the match ends. The kinds are stored in every state:
 renaming one changes every state hash (bump `engine_version` if that is ever done).
 """
 
