@@ -17,6 +17,7 @@ from domain.kernel.values import evolve
 
 from . import moves as mv
 from .flow import multiset, without
+from .round_end import organiser_barred
 from .state import RESOLVE, HandCard, Hired, RowCard, State
 
 TICKET = "ticket"
@@ -205,7 +206,8 @@ def hire_performer_legal(state: State, seat: int, step: Step) -> list[mv.HirePer
 
 def hire_helper_legal(state: State, seat: int, step: Step) -> list[mv.HireHelper | mv.Decline]:
     money = state.players[seat].money
-    cards = [mv.HireHelper(card=c.card) for c in state.helper_row if helper_cost(state, c) <= money]
+    cards = [mv.HireHelper(card=c.card) for c in state.helper_row
+             if helper_cost(state, c) <= money and organiser_barred(state, seat, c.card) is None]
     return [*cards, mv.Decline()]
 
 
@@ -229,6 +231,9 @@ def hire_performer_validate(state: State, seat: int, step: Step, move: mv.HirePe
 def hire_helper_validate(state: State, seat: int, step: Step, move: mv.HireHelper | mv.Decline) -> None:
     if isinstance(move, mv.HireHelper):
         row_card = _in_row(state.helper_row, move.card, "DR-5.13", "helper row")
+        barred = organiser_barred(state, seat, move.card)
+        if barred is not None:
+            raise barred
         cost = helper_cost(state, row_card)
         if cost > state.players[seat].money:
             raise IllegalMoveError("DR-5.15", f"{move.card} costs {cost}; you have {state.players[seat].money} money")

@@ -62,7 +62,7 @@ def setup(config: MatchConfig[Any]) -> State:
     agenda += [Step("starting_cubes", seat=seat) for seat in range(seats)]  # DR-2.10
     agenda.append(Step("starting_money"))  # DR-2.11
     agenda += [Step("start_player"), Step("given_start")]  # DR-2.12: drawn, or named by the options
-    agenda.append(Step("prep_round", round=1))  # DR-3.1; stage 1 stops after its row upkeep
+    agenda.append(Step("prep_round", round=1))  # DR-3.1; each round pushes the next (DR-3.4)
     state = State(
         config=config,
         seats=seats,
@@ -84,6 +84,9 @@ def setup(config: MatchConfig[Any]) -> State:
         discounts=constants.discount_tokens,
         trailers=constants.trailers,
         votes=(None,) * seats,
+        doubled=(False,) * seats,
+        vote_round=0,
+        organiser_returned=None,
         agenda=tuple(agenda),
     )
     from .tasks import AGENDA  # the table imports these handlers
@@ -115,17 +118,20 @@ def performer_spec(state: State, step: Step) -> ChanceSpec | None:
 def resolve_performer(state: State, step: Step, outcome: JSON) -> State:
     """DR-2.6, AMB-5 (3 and 4 players: at most 2 of a type) and DR-22.4 (2 players: 3 different
     types): a drawn performer that would break the type limit is discarded, and another is drawn."""
-    card = str(outcome)
+    return push(place_performer(state, str(outcome)), Step("draw_performer"))
+
+
+def place_performer(state: State, card: str) -> State:
+    """A drawn performer joins the row, or is discarded if it would break the type limit (DR-2.6,
+    AMB-5, DR-22.4); also the end of round's refill (DR-9.3)."""
     components = state.components
     limit = components.for_players(state.seats).type_limit
     kind = components.performer(card).type
     deck = without(state.performer_deck, card)
     same = sum(1 for row_card in state.performer_row if components.performer(row_card.card).type == kind)
     if same >= limit:
-        state = evolve(state, performer_deck=deck, performer_discard=(*state.performer_discard, card))
-    else:
-        state = evolve(state, performer_deck=deck, performer_row=(*state.performer_row, RowCard(card)))
-    return push(state, Step("draw_performer"))
+        return evolve(state, performer_deck=deck, performer_discard=(*state.performer_discard, card))
+    return evolve(state, performer_deck=deck, performer_row=(*state.performer_row, RowCard(card)))
 
 
 # ---- regions (DR-2.8, DR-22.1) ----------------------------------------------------------------

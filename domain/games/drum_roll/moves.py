@@ -3,6 +3,8 @@
 Setup asks two things of each seat: which of its two drawn performers it keeps (DR-2.9) and which
 two starting cubes it takes (DR-2.10). The action phase asks where each action marker goes, or to
 pass with it (DR-4.1, DR-5.16), and at resolution which card a hire takes, or to decline (DR-5.18).
+The sharing phase asks for one cube placement or one agent or secretary exchange at a time, then
+`done_sharing` (DR-8, DR-19.7 to DR-19.9).
 """
 
 from __future__ import annotations
@@ -66,7 +68,66 @@ class Decline(MoveModel):
     type: Literal["decline"] = "decline"
 
 
-DrumRollMove = KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
+class PlaceCube(MoveModel):
+    """The sharing phase (DR-8.1, DR-8.3): move one cube of this colour from the cube supply onto an
+    unfilled matching requirement of this level ("poor", "good", "outstanding") of this performer."""
+
+    type: Literal["place_cube"] = "place_cube"
+    performer: Name
+    level: Name
+    colour: Name
+
+
+class ExchangeCube(MoveModel):
+    """The sharing phase (DR-8.6, DR-19.7, DR-19.8): use this agent or personal secretary to give one
+    cube of `give` from the cube supply to the general supply and take one of `take` from it."""
+
+    type: Literal["exchange_cube"] = "exchange_cube"
+    helper: Name
+    give: Name
+    take: Name
+
+
+class DoneSharing(MoveModel):
+    """End your turn of the sharing phase (DR-8.7: cubes not placed stay in the cube supply)."""
+
+    type: Literal["done_sharing"] = "done_sharing"
+
+
+class Deposit(MoveModel):
+    """At a round's start, the bank clerk's owner puts this much money on it (DR-3.3, DR-19.6; 0 for none)."""
+
+    type: Literal["deposit"] = "deposit"
+    amount: int = Field(ge=0, le=1000)
+
+
+class ReturnOrganiser(MoveModel):
+    """At the end of a round, the show organiser's owner returns it to the helper row, or keeps it
+    (DR-9.1, DR-19.2)."""
+
+    type: Literal["return_organiser"] = "return_organiser"
+    returned: bool
+
+
+class CastVote(MoveModel):
+    """The vote (DR-10.2): a marker in the hand (postpone) or an empty hand (perform now). Private
+    until every seat has voted."""
+
+    type: Literal["cast_vote"] = "cast_vote"
+    postpone: bool
+
+
+class PlayDoubleVote(MoveModel):
+    """After the votes are revealed: play a Double vote card, so your vote counts twice, or not
+    (DR-10.3, DR-21.18, AMB-26)."""
+
+    type: Literal["play_double_vote"] = "play_double_vote"
+    play: bool
+
+
+DrumRollMove = (KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
+                | PlaceCube | ExchangeCube | DoneSharing | Deposit | ReturnOrganiser
+                | CastVote | PlayDoubleVote)
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

@@ -1,6 +1,7 @@
 """The Drum Roll ruleset: the kernel contract over the agenda-driven engine.
 
-Stage 1 of several: the setup (DR-2, DR-22) and the first preparation round's action phase. Not
+Stage 2 of several: the setup (DR-2, DR-22) and the preparation rounds of the first performance
+(DR-3 to DR-10), up to where the performance would begin. Not
 registered as a game yet (no entry point in pyproject.toml), since a registered game is played to
 its end by the conformance suite.
 """
@@ -27,7 +28,7 @@ from domain.kernel.contract import (
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
-from . import flow, views
+from . import flow, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
@@ -39,7 +40,7 @@ from .tasks import AGENDA
 class DrumRollRules(Ruleset[State, BaseModel]):
     name: ClassVar[str] = "drum-roll"
     title: ClassVar[str] = "Drum Roll"
-    engine_version: ClassVar[str] = "0.1.0"
+    engine_version: ClassVar[str] = "0.2.0"
     rule_prefix: ClassVar[str] = "DR"
     variants: ClassVar[Mapping[str, VariantInfo]] = {
         "standard": VariantInfo("The base game for 2 to 4 players (DR-0.1, DR-22)", 2, 4),
@@ -93,13 +94,19 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         return ScoreSheet(state.seats, lines)
 
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
-        """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen."""
+        """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen;
+        DR-10.2: a ballot stays secret until every seat has voted."""
         if isinstance(move, mv.KeepPerformer):
             return PrivateChoice(until=flow.DRAFT_REVEALED)
+        if isinstance(move, mv.CastVote):
+            return PrivateChoice(until=vote.reveal_point(state))  # DR-10.2: hands open together
         return None
 
     def reveals(self, state: State) -> Collection[str]:
-        return (flow.DRAFT_REVEALED,) if flow.draft_done(state) else ()
+        points = [flow.DRAFT_REVEALED] if flow.draft_done(state) else []
+        if vote.all_voted(state):
+            points.append(vote.reveal_point(state))
+        return tuple(points)
 
     def encode_state(self, state: State) -> JSON:
         return state.to_json()
@@ -114,4 +121,7 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
-        return setup + 40 * config.seats
+        rounds = 7  # rounds 1 to 7 of the first performance (two votes); the performance is not built
+        decks = len(components.helpers) + len(components.performers)
+        per_round = 46 * config.seats + 2 + 2 * decks
+        return setup + rounds * per_round  # a round: markers, hires, sharing, deposit, organiser, refills

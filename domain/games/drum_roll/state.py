@@ -182,7 +182,13 @@ class DrumRollState:
     trailers: int
     """Trailers in the general supply (DR-1.2)."""
     votes: tuple[str | None, ...]
-    """This vote's ballots, per seat (DR-10; the vote is not built yet)."""
+    """This vote's ballots, per seat: "postpone", "perform" or None (DR-10.2); private until all are in."""
+    doubled: tuple[bool, ...]
+    """This vote: who played a Double vote card (DR-21.18)."""
+    vote_round: int
+    """The round after which the last vote was held (0: none yet); the ballots stay until the next."""
+    organiser_returned: int | None
+    """The seat that returned the show organiser at the end of the last round (DR-19.2), or None."""
     agenda: tuple[Step, ...]
     over: bool = False
 
@@ -246,6 +252,9 @@ class DrumRollState:
             "discounts": self.discounts,
             "trailers": self.trailers,
             "votes": list(self.votes),
+            "doubled": list(self.doubled),
+            "vote_round": self.vote_round,
+            "organiser_returned": self.organiser_returned,
             "agenda": encode_agenda(self.agenda),
             "over": self.over,
         }
@@ -273,6 +282,9 @@ class DrumRollState:
             discounts=data["discounts"],
             trailers=data["trailers"],
             votes=tuple(data["votes"]),
+            doubled=tuple(data["doubled"]),
+            vote_round=data["vote_round"],
+            organiser_returned=data["organiser_returned"],
             agenda=decode_agenda(data["agenda"]),
             over=data["over"],
         )

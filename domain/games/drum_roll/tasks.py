@@ -1,10 +1,11 @@
 """The table of step kinds: one row per kind of task on the Drum Roll agenda, and the machine that
 runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
-Built so far: the setup (DR-2, DR-22; handlers in flow.py) and a preparation round's action
-phase up to the row upkeep (DR-4 to DR-7; handlers in actions.py). The first round is the last
-step: the sharing phase, the vote, the end of round and the performances are not built yet, so
-the agenda then runs out and the match ends. The kinds are stored in every state:
+Built so far: the setup (DR-2, DR-22; handlers in flow.py), a preparation round's action phase
+(DR-4 to DR-7; actions.py) and sharing phase (DR-8; sharing.py), the end of round and the bank
+clerk (DR-9, DR-3.3; round_end.py) and the votes (DR-10; vote.py). The `performance` step is
+where the first performance would begin; performances are not built yet, so the agenda runs out
+there and the match ends. The kinds are stored in every state:
 renaming one changes every state hash (bump `engine_version` if that is ever done).
 """
 
@@ -12,12 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, program, resolution, rotation
+from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, each_seat, program, resolution, rotation
 from domain.kernel.errors import IllegalMoveError
 
 from . import actions as ac
 from . import flow
 from . import moves as mv
+from . import round_end as rnd
+from . import sharing as sh
+from . import vote as vt
 from .state import RESOLVE, State
 
 
@@ -36,6 +40,18 @@ def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) ->
         return IllegalMoveError("DR-5.13", f"a helper is hired when your Hire helper marker resolves; {now}")
     if isinstance(move, mv.Decline):
         return IllegalMoveError("DR-5.18", f"only a placed hire can be declined, when it resolves; {now}")
+    if isinstance(move, mv.PlaceCube):
+        return IllegalMoveError("DR-8.1", f"cubes go onto performers in your turn of the sharing phase; {now}")
+    if isinstance(move, (mv.ExchangeCube, mv.DoneSharing)):
+        return IllegalMoveError("DR-8.6", f"exchanges are made in your turn of the sharing phase; {now}")
+    if isinstance(move, mv.Deposit):
+        return IllegalMoveError("DR-3.3", f"money is deposited on the bank clerk at a round's start; {now}")
+    if isinstance(move, mv.ReturnOrganiser):
+        return IllegalMoveError("DR-9.1", f"the show organiser is returned at the end of a round; {now}")
+    if isinstance(move, mv.CastVote):
+        return IllegalMoveError("DR-10.1", f"votes are cast after rounds 5 and 6; {now}")
+    if isinstance(move, mv.PlayDoubleVote):
+        return IllegalMoveError("DR-10.3", f"a Double vote card is played after a vote is revealed; {now}")
     return IllegalMoveError("DR-2.1", now)
 
 
@@ -57,7 +73,12 @@ ROWS: tuple[Row[State, Any], ...] = (
     Chance("start_player", flow.start_spec, flow.resolve_start, rule="DR-2.12"),
     Auto("given_start", flow.given_start),
     # ---- a preparation round's action phase (DR-4 to DR-7) -------------------------------------
-    program("prep_round", ["round_start", "placement", RESOLVE, "upkeep"]),
+    program("prep_round", ["round_start", "bank_clerk", "placement", RESOLVE, "upkeep", "sharing",
+                           "after_sharing"]),  # DR-4.1, DR-3.3, DR-3.2, DR-3.4
+    Auto("bank_clerk", rnd.bank_clerk),  # DR-3.3
+    Choice("deposit", (mv.Deposit,), rnd.deposit_legal, rnd.deposit_validate, rnd.deposit_apply,
+           needed=rnd.deposit_needed, rule="DR-3.3",
+           prompt="deposit money on the bank clerk (0 for none; DR-19.6)", asks="deposit money on the bank clerk"),
     Auto("round_start", ac.round_start),
     rotation("placement", "place_marker", order=ac.placement_order, active=ac.has_markers),  # DR-4.1
     Choice("place_marker", (mv.PlaceMarker, mv.PassMarker), ac.place_legal, ac.place_validate, ac.place_apply,
@@ -74,6 +95,36 @@ ROWS: tuple[Row[State, Any], ...] = (
            ac.hire_helper_apply, needed=ac.hire_helper_needed, rule="DR-6.1",
            prompt="hire a helper from the row, or decline (DR-5.13)", asks="hire a helper or decline"),
     Auto("upkeep", ac.upkeep),  # DR-7.1
+    # ---- the sharing phase (DR-8, DR-19.3, DR-19.7 to DR-19.9) --------------------------------
+    each_seat("sharing", "share", order=sh.sharing_order),  # DR-8.8, AMB-41
+    Choice("share", (mv.PlaceCube, mv.ExchangeCube, mv.DoneSharing), sh.share_legal, sh.share_validate,
+           sh.share_apply, needed=sh.share_needed, rule="DR-8.8",
+           prompt="place a cube on one of your performers, make an agent or secretary exchange, or finish (DR-8)",
+           asks="place cubes, exchange, or finish sharing"),
+    # ---- after the sharing phase, the end of round (DR-3.4, DR-9, AMB-6) --------------------------
+    Auto("after_sharing", rnd.after_sharing),
+    program("end_of_round", ["organiser", "refill_helpers", "refill_performers", "pass_start"]),  # DR-9.1 to DR-9.6
+    Auto("organiser", rnd.organiser),  # DR-9.1, AMB-15
+    Choice("return_organiser", (mv.ReturnOrganiser,), rnd.organiser_legal, rnd.organiser_validate,
+           rnd.organiser_apply, rule="DR-9.1",
+           prompt="return the show organiser to the helper row and start the next round, or keep it (DR-19.2)",
+           asks="return the show organiser or keep it"),
+    Auto("refill_helpers", rnd.refill_helpers),  # DR-9.2, DR-9.4
+    Chance("refill_helper", flow.helper_spec, flow.resolve_helper, rule="DR-9.2"),
+    Auto("refill_performers", rnd.refill_performers),  # DR-9.3, DR-9.4
+    Chance("refill_performer", rnd.refill_performer_spec, rnd.resolve_refill_performer, rule="DR-9.3"),
+    Auto("pass_start", rnd.pass_start),  # DR-9.5, DR-9.6
+    # ---- the vote (DR-10, DR-21.18, DR-22.5) and the performance (not built) --------------------
+    Auto("vote", vt.vote),
+    Choice("ballot", (mv.CastVote,), vt.ballot_legal, vt.ballot_validate, vt.ballot_apply, rule="DR-10.2",
+           prompt="vote to postpone the performance or to perform now; secret until all have voted (DR-10.2)",
+           asks="cast your vote"),
+    Choice("double_vote", (mv.PlayDoubleVote,), vt.double_legal, vt.double_validate, vt.double_apply,
+           needed=vt.double_needed, rule="DR-10.3",
+           prompt="play a Double vote card so your vote counts twice, or not (DR-21.18)",
+           asks="play a Double vote card or not"),
+    Auto("count_votes", vt.count_votes),  # DR-10.4 to DR-10.7
+    Auto("performance", vt.performance),  # DR-3.5: not built yet; the match ends here
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)

@@ -4,7 +4,8 @@ helpers, trailers), money, fame, tickets, regions and the markers placed. Hidden
   engine keeps no order, so there is no order to hide, and the arbiter sees each card drawn;
 - a seat's investment hand: that seat alone (the others see how many cards, DR-21);
 - the opening draft (DR-2.9): the two performers a seat drew and the one it keeps, that seat
-  alone until every seat has chosen and the draft is revealed.
+  alone until every seat has chosen and the draft is revealed;
+- a vote's ballots (DR-10.2): each seat sees its own; the others see "cast" until all are in.
 """
 
 from __future__ import annotations
@@ -30,4 +31,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         player["hand"] = {"count": len(own.hand)}
         player["drawn"] = {"count": len(own.drawn)}
         player["kept"] = None if own.kept is None else "kept"
+    if not all(vote is not None for vote in state.votes):  # DR-10.2: ballots open together
+        data["votes"] = [vote if viewer.is_seat(seat) or vote is None else "cast"
+                         for seat, vote in enumerate(state.votes)]
     return data

@@ -203,7 +203,7 @@ def test_dr_5_15_dr_5_18_with_nothing_affordable_the_hire_has_no_effect() -> Non
     # seat 1 has 0 money: its hire is passed over with no choice and no money; the upkeep ran
     assert state.players[1].money == 0 and len(state.players[1].performers) == 2
     assert state.players[1].cubes == {"white": 1, "yellow": 1, "red": 1, "green": 1}
-    assert state.over
+    assert state.agenda[0] == Step("share", round=1, seat=1)  # DR-3.2: the sharing phase follows
 
 
 def test_dr_5_10_amb_33_an_investment_with_no_money_has_no_effect() -> None:
@@ -237,7 +237,7 @@ def test_dr_7_1_a_whole_round_puts_one_token_on_each_card_left() -> None:
     assert [c.discounts for c in state.helper_row] == [1, 1, 1]
     assert state.discounts == 44 - 7
     assert [p.money for p in state.players] == [8 + 3, 6 + 3, 7 + 3]
-    assert state.over  # stage 1 ends after the first round's upkeep
+    assert state.agenda[0] == Step("share", round=1, seat=1)  # DR-3.2, DR-8.8: sharing follows
 
 
 def test_dr_16_2_with_no_tokens_left_cards_get_none() -> None:
