@@ -9,6 +9,8 @@ names the rule of DR-5 that forbids the placement.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.kernel.agenda import Step, hold
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import ChanceSpec
@@ -276,29 +278,27 @@ def hire_helper_apply(state: State, seat: int, step: Step, move: mv.HireHelper |
 def upkeep(state: State, step: Step) -> State:
     """DR-7.1, AMB-4: every card left in the rows that is already free is discarded with its tokens
     returned; every other card gets one discount token, while the supply has one (DR-16.2)."""
-    supply = state.discounts
-    performer_row: list[RowCard] = []
-    performer_discard = list(state.performer_discard)
-    for row_card in state.performer_row:
-        if performer_cost(state, row_card) == 0:
-            performer_discard.append(row_card.card)
+    performer_row, performer_discard, supply = _upkeep_row(
+        state, state.performer_row, performer_cost, state.performer_discard, state.discounts)
+    helper_row, helper_discard, supply = _upkeep_row(
+        state, state.helper_row, helper_cost, state.helper_discard, supply)
+    return evolve(state, performer_row=performer_row, helper_row=helper_row, discounts=supply,
+                  performer_discard=performer_discard, helper_discard=helper_discard)
+
+
+def _upkeep_row(state: State, row: tuple[RowCard, ...], cost: Callable[[State, RowCard], int],
+                discard: tuple[str, ...], supply: int) -> tuple[tuple[RowCard, ...], tuple[str, ...], int]:
+    """One row's upkeep (see `upkeep`): the row kept, its discard pile and the token supply after."""
+    kept: list[RowCard] = []
+    discarded = list(discard)
+    for row_card in row:
+        if cost(state, row_card) == 0:
+            discarded.append(row_card.card)
             supply += row_card.discounts
         elif supply > 0:
-            performer_row.append(RowCard(row_card.card, row_card.discounts + 1))
+            kept.append(RowCard(row_card.card, row_card.discounts + 1))
             supply -= 1
         else:
-            performer_row.append(row_card)
-    helper_row: list[RowCard] = []
-    helper_discard = list(state.helper_discard)
-    for row_card in state.helper_row:
-        if helper_cost(state, row_card) == 0:
-            helper_discard.append(row_card.card)
-            supply += row_card.discounts
-        elif supply > 0:
-            helper_row.append(RowCard(row_card.card, row_card.discounts + 1))
-            supply -= 1
-        else:
-            helper_row.append(row_card)
-    return evolve(state, performer_row=tuple(performer_row), helper_row=tuple(helper_row), discounts=supply,
-                  performer_discard=tuple(performer_discard), helper_discard=tuple(helper_discard))
+            kept.append(row_card)
+    return tuple(kept), tuple(discarded), supply
 

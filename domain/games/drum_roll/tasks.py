@@ -24,34 +24,29 @@ from . import sharing as sh
 from . import vote as vt
 from .state import RESOLVE, State
 
+OUT_OF_STEP: tuple[tuple[tuple[type, ...], str, str], ...] = (
+    ((mv.KeepPerformer,), "DR-2.9", "a drawn performer is kept only in the opening draft"),
+    ((mv.TakeCubes,), "DR-2.10", "starting cubes are taken only at setup"),
+    ((mv.PlaceMarker, mv.PassMarker), "DR-4.1", "markers are placed in turn in the action phase"),
+    ((mv.HirePerformer,), "DR-5.11", "a performer is hired when your Hire performer marker resolves"),
+    ((mv.HireHelper,), "DR-5.13", "a helper is hired when your Hire helper marker resolves"),
+    ((mv.Decline,), "DR-5.18", "only a placed hire can be declined, when it resolves"),
+    ((mv.PlaceCube,), "DR-8.1", "cubes go onto performers in your turn of the sharing phase"),
+    ((mv.ExchangeCube, mv.DoneSharing), "DR-8.6", "exchanges are made in your turn of the sharing phase"),
+    ((mv.Deposit,), "DR-3.3", "money is deposited on the bank clerk at a round's start"),
+    ((mv.ReturnOrganiser,), "DR-9.1", "the show organiser is returned at the end of a round"),
+    ((mv.CastVote,), "DR-10.1", "votes are cast after rounds 5 and 6"),
+    ((mv.PlayDoubleVote,), "DR-10.3", "a Double vote card is played after a vote is revealed"),
+)
+"""Per kind of move: the rule that says when it is made, and when, for a move made out of step."""
+
 
 def out_of_step(state: State, seat: int, step: Step, move: object, asks: str) -> IllegalMoveError:
     """A move the decision in progress does not take: cite the rule that says when such a move is made."""
     now = f"now you must {asks}"
-    if isinstance(move, mv.KeepPerformer):
-        return IllegalMoveError("DR-2.9", f"a drawn performer is kept only in the opening draft; {now}")
-    if isinstance(move, mv.TakeCubes):
-        return IllegalMoveError("DR-2.10", f"starting cubes are taken only at setup; {now}")
-    if isinstance(move, (mv.PlaceMarker, mv.PassMarker)):
-        return IllegalMoveError("DR-4.1", f"markers are placed in turn in the action phase; {now}")
-    if isinstance(move, mv.HirePerformer):
-        return IllegalMoveError("DR-5.11", f"a performer is hired when your Hire performer marker resolves; {now}")
-    if isinstance(move, mv.HireHelper):
-        return IllegalMoveError("DR-5.13", f"a helper is hired when your Hire helper marker resolves; {now}")
-    if isinstance(move, mv.Decline):
-        return IllegalMoveError("DR-5.18", f"only a placed hire can be declined, when it resolves; {now}")
-    if isinstance(move, mv.PlaceCube):
-        return IllegalMoveError("DR-8.1", f"cubes go onto performers in your turn of the sharing phase; {now}")
-    if isinstance(move, (mv.ExchangeCube, mv.DoneSharing)):
-        return IllegalMoveError("DR-8.6", f"exchanges are made in your turn of the sharing phase; {now}")
-    if isinstance(move, mv.Deposit):
-        return IllegalMoveError("DR-3.3", f"money is deposited on the bank clerk at a round's start; {now}")
-    if isinstance(move, mv.ReturnOrganiser):
-        return IllegalMoveError("DR-9.1", f"the show organiser is returned at the end of a round; {now}")
-    if isinstance(move, mv.CastVote):
-        return IllegalMoveError("DR-10.1", f"votes are cast after rounds 5 and 6; {now}")
-    if isinstance(move, mv.PlayDoubleVote):
-        return IllegalMoveError("DR-10.3", f"a Double vote card is played after a vote is revealed; {now}")
+    for kinds, rule, when in OUT_OF_STEP:
+        if isinstance(move, kinds):
+            return IllegalMoveError(rule, f"{when}; {now}")
     return IllegalMoveError("DR-2.1", now)
 
 
