@@ -76,6 +76,7 @@ def setup(config: MatchConfig[Any]) -> State:
         performer_discard=(),
         helper_discard=(),
         investment_discard=(),
+        investment_bottom=(),
         performer_row=(),
         helper_row=(),
         regions=tuple(sorted(region.id for region in components.regions)),

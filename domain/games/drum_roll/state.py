@@ -53,14 +53,19 @@ class RowCard:
 @dataclass(frozen=True)
 class Hired:
     """A performer in a circus: the cubes placed on each level (DR-8.3, one tuple per level, in
-    the order placed), when it was flipped (DR-17.7: the performance, or None), and its trailer
-    (DR-20: its own, or shared from the bizarre performer named)."""
+    the order placed), when it was flipped (DR-17.7: the performance, or None), its trailer
+    (DR-20: its own, or shared from the bizarre performer named), and the level it reached in the
+    latest performance it performed in (DR-11.14: 0 to 3, a flip counting as 3; None before its
+    first performance), which the Perfect performance award reads after the third (DR-14.5)."""
 
     card: str
     cubes: tuple[tuple[str, ...], ...] = ((), (), ())
     flipped: int | None = None
     trailer: bool = False
     shares_trailer_of: str | None = None
+    level: int | None = None
+    performed: int | None = None
+    """The performance in which `level` was reached (None: it has not performed yet)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -69,6 +74,8 @@ class Hired:
             "flipped": self.flipped,
             "trailer": self.trailer,
             "shares_trailer_of": self.shares_trailer_of,
+            "level": self.level,
+            "performed": self.performed,
         }
 
     @classmethod
@@ -79,6 +86,45 @@ class Hired:
             flipped=data["flipped"],
             trailer=data["trailer"],
             shares_trailer_of=data["shares_trailer_of"],
+            level=data["level"],
+            performed=data["performed"],
+        )
+
+
+@dataclass(frozen=True)
+class FameEntry:
+    """One change of a player's fame, with the rule that made it and what produced it, so that the
+    score sheet can say why every point is there (issue 16's score sheet; DR-0.4)."""
+
+    points: int
+    rule: str
+    category: str
+    """A short tag for the score sheet: "performance", "flip", "region", "award", "vote", ..."""
+    detail: str = ""
+    performance: int = 0
+    """The performance cycle it happened in (0: setup; 1 to 3), so a sheet can be read per show."""
+    refs: tuple[tuple[str, JSON], ...] = ()
+    """What produced it (a card, a region, an award), as (name, value) pairs in a fixed order."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "points": self.points,
+            "rule": self.rule,
+            "category": self.category,
+            "detail": self.detail,
+            "performance": self.performance,
+            "refs": {name: value for name, value in self.refs},
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> FameEntry:
+        return cls(
+            points=data["points"],
+            rule=data["rule"],
+            category=data["category"],
+            detail=data["detail"],
+            performance=data["performance"],
+            refs=tuple((name, value) for name, value in data["refs"].items()),
         )
 
 
@@ -118,6 +164,10 @@ class Player:
     """The opening draft (DR-2.9): the performers drawn, private to this seat."""
     kept: str | None = None
     """The opening draft: the drawn performer kept, private until every seat has chosen."""
+    ledger: tuple[FameEntry, ...] = ()
+    """Every change of `fame`, in order: `fame` is always their sum (change both with `gain_fame`)."""
+    skipped: tuple[str, ...] = ()
+    """Cards of this circus whose wage is not paid in the current performance (DR-18.8, AMB-36)."""
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -133,6 +183,8 @@ class Player:
             "markers": self.markers,
             "drawn": list(self.drawn),
             "kept": self.kept,
+            "ledger": [entry.to_json() for entry in self.ledger],
+            "skipped": list(self.skipped),
         }
 
     @classmethod
@@ -150,6 +202,8 @@ class Player:
             markers=data["markers"],
             drawn=tuple(data["drawn"]),
             kept=data["kept"],
+            ledger=tuple(FameEntry.from_json(entry) for entry in data["ledger"]),
+            skipped=tuple(data["skipped"]),
         )
 
 
@@ -169,6 +223,10 @@ class DrumRollState:
     performer_discard: tuple[str, ...]
     helper_discard: tuple[str, ...]
     investment_discard: tuple[str, ...]
+    investment_bottom: tuple[str, ...]
+    """Investment cards put under the deck after a look-and-keep reward (DR-18.9, AMB-37), the
+    first put there first: drawn, in this order, only once the shuffled part (`investment_deck`)
+    is empty."""
     performer_row: tuple[RowCard, ...]
     helper_row: tuple[RowCard, ...]
     regions: tuple[str, ...]
@@ -230,6 +288,16 @@ class DrumRollState:
         players[seat] = evolve(players[seat], **changes)
         return evolve(self, players=tuple(players))
 
+    def gain_fame(self, seat: int, points: int, rule: str, category: str, detail: str = "",
+                  **refs: JSON) -> DrumRollState:
+        """Change a seat's fame by `points` (negative to lose; DR-0.4: it may fall below 0) and record
+        why in its ledger, which the score sheet reads. Every fame change goes through here."""
+        if points == 0:
+            return self
+        player = self.players[seat]
+        entry = FameEntry(points, rule, category, detail, self.performance, tuple(sorted(refs.items())))
+        return self.with_player(seat, fame=player.fame + points, ledger=(*player.ledger, entry))
+
     # ---- encoding -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -244,6 +312,7 @@ class DrumRollState:
             "performer_discard": list(self.performer_discard),
             "helper_discard": list(self.helper_discard),
             "investment_discard": list(self.investment_discard),
+            "investment_bottom": list(self.investment_bottom),
             "performer_row": [c.to_json() for c in self.performer_row],
             "helper_row": [c.to_json() for c in self.helper_row],
             "regions": list(self.regions),
@@ -274,6 +343,7 @@ class DrumRollState:
             performer_discard=tuple(data["performer_discard"]),
             helper_discard=tuple(data["helper_discard"]),
             investment_discard=tuple(data["investment_discard"]),
+            investment_bottom=tuple(data["investment_bottom"]),
             performer_row=tuple(RowCard.from_json(c) for c in data["performer_row"]),
             helper_row=tuple(RowCard.from_json(c) for c in data["helper_row"]),
             regions=tuple(data["regions"]),

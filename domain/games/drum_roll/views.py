@@ -2,6 +2,7 @@
 helpers, trailers), money, fame, tickets, regions and the markers placed. Hidden:
 - the performer, helper and investment decks: nobody sees them (their size is public); the
   engine keeps no order, so there is no order to hide, and the arbiter sees each card drawn;
+  the investment cards put under the deck after a look (DR-18.9) are hidden the same way;
 - a seat's investment hand: that seat alone (the others see how many cards, DR-21);
 - the opening draft (DR-2.9): the two performers a seat drew and the one it keeps, that seat
   alone until every seat has chosen and the draft is revealed;
@@ -22,7 +23,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     data["components"] = state.config.components.name
     if viewer.sees_all:
         return data
-    for deck in ("performer_deck", "helper_deck", "investment_deck"):
+    for deck in ("performer_deck", "helper_deck", "investment_deck", "investment_bottom"):
         data[deck] = {"count": len(getattr(state, deck))}
     for seat, player in enumerate(data["players"]):
         if viewer.is_seat(seat):

@@ -133,7 +133,7 @@ def count_votes(state: State, step: Step) -> State:
         if every or outcome == POSTPONE:
             for seat, ballot in enumerate(state.votes):
                 if ballot == POSTPONE:
-                    state = state.with_player(seat, fame=state.players[seat].fame - 1)  # DR-0.4: may go below 0
+                    state = state.gain_fame(seat, -1, "DR-10.7", "vote", "voted to postpone after round 6")
     if outcome == POSTPONE:
         return push(state, Step("end_of_round", round=number), Step("prep_round", round=number + 1))
     return push(state, Step("performance"))
