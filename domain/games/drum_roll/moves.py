@@ -4,7 +4,10 @@ Setup asks two things of each seat: which of its two drawn performers it keeps (
 two starting cubes it takes (DR-2.10). The action phase asks where each action marker goes, or to
 pass with it (DR-4.1, DR-5.16), and at resolution which card a hire takes, or to decline (DR-5.18).
 The sharing phase asks for one cube placement or one agent or secretary exchange at a time, then
-`done_sharing` (DR-8, DR-19.7 to DR-19.9).
+`done_sharing` (DR-8, DR-19.7 to DR-19.9). A performance asks which performer performs next
+(DR-11.2), a dazzling performer's reward or flip (DR-11.6), and what each reward needs: a cube's
+colour, the investment card kept, a trailer's place, the cubes paid, the wage skipped; and, after
+the seat's performers, its Longer applause cards (DR-21.14).
 """
 
 from __future__ import annotations
@@ -125,9 +128,88 @@ class PlayDoubleVote(MoveModel):
     play: bool
 
 
+class Perform(MoveModel):
+    """A seat's performance (DR-11.2): this performer of yours, not flipped and not yet performed
+    in this performance, performs next and is resolved in full before the next one."""
+
+    type: Literal["perform"] = "perform"
+    card: Name
+
+
+class ChooseDazzling(MoveModel):
+    """A dazzling performer (DR-11.6): take its dazzling reward (`flip` false), or flip the card for
+    its flip fame (`flip` true, DR-17.6; once per performer, DR-17.7)."""
+
+    type: Literal["choose_dazzling"] = "choose_dazzling"
+    flip: bool
+
+
+class TakeRewardCube(MoveModel):
+    """A cube reward with a choice of colour (DR-18.5, DR-18.7): one cube of this colour from the
+    general supply into your cube supply."""
+
+    type: Literal["take_reward_cube"] = "take_reward_cube"
+    colour: Name
+
+
+class KeepInvestment(MoveModel):
+    """A look-and-keep reward (DR-18.2, DR-18.9): keep this one of the investment cards looked at;
+    the ones not kept go under the investment deck. Private: the others see that a card was kept."""
+
+    type: Literal["keep_investment"] = "keep_investment"
+    card: Name
+
+
+class TakeTrailer(MoveModel):
+    """A trailer reward (DR-18.4, DR-20.6): pay its price and put one trailer on `performer`; with
+    `shared_by`, that performer shares the bizarre performer's trailer (DR-20.3)."""
+
+    type: Literal["take_trailer"] = "take_trailer"
+    performer: Name
+    shared_by: Name | None = None
+
+
+class PayCubes(MoveModel):
+    """Pay these cubes from your cube supply to the general supply for a reward that shows a cube
+    price: an animal trainer's conversion to money (DR-18.6) or a paid wage skip (DR-18.8)."""
+
+    type: Literal["pay_cubes"] = "pay_cubes"
+    cubes: tuple[Name, ...] = Field(min_length=1, max_length=5)
+
+
+class SkipWage(MoveModel):
+    """A wage-skipping reward (DR-18.8): no wage is paid for this helper or performer of your
+    circus in this performance's wage payment."""
+
+    type: Literal["skip_wage"] = "skip_wage"
+    card: Name
+
+
+class DeclineReward(MoveModel):
+    """Do not use an optional reward: a trailer for money, a conversion or a wage skip (nothing is
+    paid, nothing gained)."""
+
+    type: Literal["decline_reward"] = "decline_reward"
+
+
+class PlayLongerApplause(MoveModel):
+    """In your own performance, after your performers: play this Longer applause card (DR-21.14)."""
+
+    type: Literal["play_longer_applause"] = "play_longer_applause"
+    card: Name
+
+
+class DoneApplause(MoveModel):
+    """Play no (more) Longer applause cards in this performance."""
+
+    type: Literal["done_applause"] = "done_applause"
+
+
 DrumRollMove = (KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
                 | PlaceCube | ExchangeCube | DoneSharing | Deposit | ReturnOrganiser
-                | CastVote | PlayDoubleVote)
+                | CastVote | PlayDoubleVote
+                | Perform | ChooseDazzling | TakeRewardCube | KeepInvestment | TakeTrailer | PayCubes | SkipWage
+                | DeclineReward | PlayLongerApplause | DoneApplause)
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

@@ -1,7 +1,8 @@
 """The Drum Roll ruleset: the kernel contract over the agenda-driven engine.
 
-Stage 2 of several: the setup (DR-2, DR-22) and the preparation rounds of the first performance
-(DR-3 to DR-10), up to where the performance would begin. Not
+Stage 3 of several: the setup (DR-2, DR-22), the preparation rounds of the first performance
+(DR-3 to DR-10) and the performance itself (DR-11, DR-15, DR-17, DR-18, DR-20, DR-21.14), up to
+the wages, where the match ends for now. Not
 registered as a game yet (no entry point in pyproject.toml), since a registered game is played to
 its end by the conformance suite.
 """
@@ -36,6 +37,10 @@ from .options import DrumRollOptions
 from .state import State
 from .tasks import AGENDA
 
+KEPT_INVESTMENT = "investment-hand"
+"""The reveal point of an investment card kept from a look (DR-18.9): never reached while the
+match runs (the hand is hidden), so the kernel reveals the choice when the match ends."""
+
 
 class DrumRollRules(Ruleset[State, BaseModel]):
     name: ClassVar[str] = "drum-roll"
@@ -51,12 +56,14 @@ class DrumRollRules(Ruleset[State, BaseModel]):
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
     def option_presets(self) -> dict[str, dict[str, Any]]:
-        """The recommended readings, and each reading honoured so far alone (AMB-1; a named start
-        player). The readings of phases not built yet (AMB-7, AMB-14, AMB-40) join when they are."""
+        """The recommended readings, and readings honoured so far alone (AMB-1; a named start
+        player; AMB-14, the region bonus counting only the performers that performed). The
+        readings of phases not built yet (AMB-40) join when they are."""
         return {
             "standard": {},
             "action-limits-in-total": {"action_limits": "in_total"},
             "given-start-player": {"start_player": 0},
+            "region-count-performed-only": {"region_count": "performed_only"},
         }
 
     def default_components(self) -> ComponentSet:
@@ -100,6 +107,9 @@ class DrumRollRules(Ruleset[State, BaseModel]):
             return PrivateChoice(until=flow.DRAFT_REVEALED)
         if isinstance(move, mv.CastVote):
             return PrivateChoice(until=vote.reveal_point(state))  # DR-10.2: hands open together
+        if isinstance(move, mv.KeepInvestment):
+            # DR-18.9: the card kept goes to a hidden hand; the table sees that one was kept
+            return PrivateChoice(until=KEPT_INVESTMENT, fields=("card",))
         return None
 
     def reveals(self, state: State) -> Collection[str]:
@@ -117,11 +127,23 @@ class DrumRollRules(Ruleset[State, BaseModel]):
 
     def max_events(self, config: MatchConfig[State]) -> int:
         """The setup's draws (rows, regions, the draft, redraws past the type limit: at most the
-        whole performer deck) and choices, plus the rounds built so far."""
+        whole performer deck) and choices, plus, for each of the performances, up to 7 rounds and
+        the performance itself, counted generously: every performer of the deck could perform
+        for one seat, each with its choice, a dazzling choice and a reward's decisions and draws."""
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
-        rounds = 7  # rounds 1 to 7 of the first performance (two votes); the performance is not built
+        rounds = components.constants.rounds_max
         decks = len(components.helpers) + len(components.performers)
-        per_round = 46 * config.seats + 2 + 2 * decks
-        return setup + rounds * per_round  # a round: markers, hires, sharing, deposit, organiser, refills
+        per_round = 46 * config.seats + 2 + 2 * decks  # markers, hires, sharing, deposit, organiser, refills
+        rewards = max((sum(_decisions(effect) for effect in level.reward)
+                       for card in components.performers for level in card.levels), default=0)
+        per_performer = 3 + rewards
+        per_seat = len(components.performers) * per_performer + len(components.investments) + 4
+        per_performance = config.seats * per_seat + 4 * decks + 8 * config.seats  # wages, end, hand limits
+        return setup + components.constants.performances * (rounds * per_round + per_performance)
+
+
+def _decisions(effect: Any) -> int:
+    """At most how many decisions and draws one reward effect takes (rewards.py)."""
+    return 2 + effect.count + effect.look + effect.keep

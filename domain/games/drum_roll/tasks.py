@@ -3,9 +3,11 @@ runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
 Built so far: the setup (DR-2, DR-22; handlers in flow.py), a preparation round's action phase
 (DR-4 to DR-7; actions.py) and sharing phase (DR-8; sharing.py), the end of round and the bank
-clerk (DR-9, DR-3.3; round_end.py) and the votes (DR-10; vote.py). The `performance` step is
-where the first performance would begin; performances are not built yet, so the agenda runs out
-there and the match ends. The kinds are stored in every state:
+clerk (DR-9, DR-3.3; round_end.py), the votes (DR-10; vote.py) and the performance: each seat's
+performers, their rewards and the region bonus (DR-11, DR-15, DR-17, DR-18, DR-20; performance.py,
+rewards.py, circus.py) and Longer applause (DR-21.14; applause.py). The wages and the end of a
+performance are placeholders, so the agenda runs out after the first performance and the match
+ends. The kinds are stored in every state:
 renaming one changes every state hash (bump `engine_version` if that is ever done).
 """
 
@@ -17,8 +19,11 @@ from domain.kernel.agenda import Agenda, Auto, Chance, Choice, Row, Step, each_s
 from domain.kernel.errors import IllegalMoveError
 
 from . import actions as ac
+from . import applause as ap
 from . import flow
 from . import moves as mv
+from . import performance as pf
+from . import rewards as rw
 from . import round_end as rnd
 from . import sharing as sh
 from . import vote as vt
@@ -37,6 +42,14 @@ OUT_OF_STEP: tuple[tuple[tuple[type, ...], str, str], ...] = (
     ((mv.ReturnOrganiser,), "DR-9.1", "the show organiser is returned at the end of a round"),
     ((mv.CastVote,), "DR-10.1", "votes are cast after rounds 5 and 6"),
     ((mv.PlayDoubleVote,), "DR-10.3", "a Double vote card is played after a vote is revealed"),
+    ((mv.Perform,), "DR-11.2", "you choose which performer performs next in your own performance"),
+    ((mv.ChooseDazzling,), "DR-11.6", "a dazzling performer's reward or flip is chosen when it performs"),
+    ((mv.TakeRewardCube,), "DR-18.5", "a reward cube's colour is chosen when the reward is gained"),
+    ((mv.KeepInvestment,), "DR-18.9", "investment cards are kept from a look at the deck a reward gives"),
+    ((mv.TakeTrailer,), "DR-20.6", "a trailer is placed when a reward or card gives one"),
+    ((mv.PayCubes, mv.SkipWage, mv.DeclineReward), "DR-11.4", "rewards are used when a performer performs"),
+    ((mv.PlayLongerApplause, mv.DoneApplause), "DR-21.14",
+     "Longer applause is played in your own performance, after your performers"),
 )
 """Per kind of move: the rule that says when it is made, and when, for a move made out of step."""
 
@@ -119,7 +132,45 @@ ROWS: tuple[Row[State, Any], ...] = (
            prompt="play a Double vote card so your vote counts twice, or not (DR-21.18)",
            asks="play a Double vote card or not"),
     Auto("count_votes", vt.count_votes),  # DR-10.4 to DR-10.7
-    Auto("performance", vt.performance),  # DR-3.5: not built yet; the match ends here
+    # ---- the performance (DR-11, DR-15, DR-17, DR-18, DR-20, DR-21.14) ------------------------------
+    Auto("performance", pf.begin),  # DR-3.5, DR-11.1
+    program("seat_performance", pf.SEAT_PHASES),  # DR-11.2, DR-11.12, DR-11.11, DR-11.13
+    Choice("perform_next", (mv.Perform,), pf.next_legal, pf.next_validate, pf.next_apply,
+           needed=pf.next_needed, otherwise=pf.next_otherwise, rule="DR-11.2",
+           prompt="choose which of your performers performs next (DR-11.2)", asks="choose your next performer"),
+    Auto("perform_card", pf.perform_card),  # DR-11.3 to DR-11.9, DR-17.4
+    Choice("dazzling", (mv.ChooseDazzling,), pf.dazzling_legal, pf.dazzling_validate, pf.dazzling_apply,
+           rule="DR-11.6", prompt="a dazzling performance: take its reward, or flip the card for its fame (DR-11.6)",
+           asks="take the dazzling reward or flip"),
+    Auto("reward", rw.reward),  # DR-11.4 to DR-11.7, DR-18
+    Choice("reward_cube", (mv.TakeRewardCube,), rw.cube_legal, rw.cube_validate, rw.cube_apply,
+           needed=rw.cube_needed, otherwise=rw.cube_otherwise, rule="DR-18.5",
+           prompt="choose the colour of a reward cube (DR-18.5)", asks="choose a reward cube's colour"),
+    Auto("look", rw.look),  # DR-18.2, DR-18.9
+    Chance("look_draw", rw.look_spec, rw.look_resolve, rule="DR-18.9"),
+    Choice("look_keep", (mv.KeepInvestment,), rw.keep_legal, rw.keep_validate, rw.keep_apply,
+           needed=rw.keep_needed, otherwise=rw.keep_otherwise, rule="DR-18.9",
+           prompt="keep an investment card you are looking at; the rest go under the deck (DR-18.9)",
+           asks="keep an investment card you are looking at"),
+    Choice("reward_trailer", (mv.TakeTrailer, mv.DeclineReward), rw.trailer_legal, rw.trailer_validate,
+           rw.trailer_apply, needed=rw.trailer_needed, rule="DR-20.6",
+           prompt="pay for a trailer and place it, or decline (DR-20.6)", asks="place a trailer or decline"),
+    Choice("reward_payment", (mv.PayCubes, mv.DeclineReward), rw.payment_legal, rw.payment_validate,
+           rw.payment_apply, needed=rw.payment_needed, rule="DR-18.6",
+           prompt="pay cubes for this reward, or decline it (DR-18.6, DR-18.8)", asks="pay cubes or decline"),
+    Choice(rw.SKIP_WAGE, (mv.SkipWage, mv.DeclineReward), rw.skip_legal, rw.skip_validate, rw.skip_apply,
+           needed=rw.skip_needed, rule="DR-18.8",
+           prompt="choose a card of your circus whose wage is skipped this performance (DR-18.8)",
+           asks="choose the card whose wage is skipped"),
+    Choice("applause", (mv.PlayLongerApplause, mv.DoneApplause), ap.applause_legal, ap.applause_validate,
+           ap.applause_apply, needed=ap.applause_needed, rule="DR-21.14",
+           prompt="play a Longer applause card for this performance, or finish (DR-21.14)",
+           asks="play Longer applause or finish"),
+    Auto("region_bonus", pf.region_bonus),  # DR-11.11, DR-15
+    Auto("show_helpers", pf.show_helpers),  # DR-11.13, DR-19.4, DR-19.5
+    Auto("wages", pf.placeholder),  # placeholder until the dr-wages merge (DR-12)
+    Auto("after_performance", pf.placeholder),  # placeholder until the dr-wages merge (DR-13, DR-14)
+    Auto("hand_limit", pf.placeholder),  # placeholder until the dr-invest merge (DR-21.4, DR-21.5)
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)

@@ -6,7 +6,10 @@ helpers, trailers), money, fame, tickets, regions and the markers placed. Hidden
 - a seat's investment hand: that seat alone (the others see how many cards, DR-21);
 - the opening draft (DR-2.9): the two performers a seat drew and the one it keeps, that seat
   alone until every seat has chosen and the draft is revealed;
-- a vote's ballots (DR-10.2): each seat sees its own; the others see "cast" until all are in.
+- a vote's ballots (DR-10.2): each seat sees its own; the others see "cast" until all are in;
+- the investment cards a seat looks at for a reward (DR-18.9): held on the agenda while it draws
+  and chooses (`look_draw`, `look_keep`), seen by that seat alone (the others see how many); the
+  cards kept go to its hidden hand, the rest under the deck (hidden with it).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 from domain.kernel.viewers import Viewer
 
+from .rewards import hide_looks
 from .state import State
 
 
@@ -32,6 +36,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         player["hand"] = {"count": len(own.hand)}
         player["drawn"] = {"count": len(own.drawn)}
         player["kept"] = None if own.kept is None else "kept"
+    hide_looks(data["agenda"], viewer.seat if viewer.kind == "seat" else None)
     if not all(vote is not None for vote in state.votes):  # DR-10.2: ballots open together
         data["votes"] = [vote if viewer.is_seat(seat) or vote is None else "cast"
                          for seat, vote in enumerate(state.votes)]

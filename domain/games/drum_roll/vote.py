@@ -1,5 +1,5 @@
 """The vote whether to postpone the performance (DR-3.4, DR-10, DR-21.18, DR-22.5, AMB-6 to AMB-8,
-AMB-26), and the step the performance begins at.
+AMB-26).
 
 Each seat votes on its own `ballot` step, clockwise from the start player, as a private choice
 (DR-10.2: hands are closed until all open together): the ruleset's `private_choice` hides the
@@ -9,9 +9,7 @@ DR-21.18); a played card is used up and goes to the investment discard pile (DR-
 (DR-10.4, AMB-8) breaks ties by the start player's vote. After round 6 every postpone voter loses 1
 fame (DR-10.7, AMB-7; option `postpone_fame_loss`). With two players the vote after round 5 has
 an imaginary postpone vote (DR-22.5, EX-10). The ballots stay in the state, public once revealed,
-until the next vote.
-
-The performance (DR-11 to DR-13) is not built: the `performance` step ends the match for now.
+until the next vote. A vote to perform pushes the `performance` step (performance.py).
 """
 
 from __future__ import annotations
@@ -138,7 +136,3 @@ def count_votes(state: State, step: Step) -> State:
         return push(state, Step("end_of_round", round=number), Step("prep_round", round=number + 1))
     return push(state, Step("performance"))
 
-
-def performance(state: State, step: Step) -> State:
-    """DR-3.5: the performance begins. Not built yet: nothing is pushed, so the match ends here."""
-    return state

@@ -1,7 +1,7 @@
 """The stages built so far played through with random choices and chance, for every seat count:
 every state round-trips, every legal move validates, and the setup then rounds 1 to 5, 6 or 7 of the first performance
-(action phase, sharing phase, end of round between them, the votes) end the match where the
-performance would begin."""
+(action phase, sharing phase, end of round between them, the votes) and the first performance end
+the match where the wages would be paid."""
 
 from __future__ import annotations
 
@@ -44,10 +44,17 @@ def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> Non
             for other, player in enumerate(seen["players"]):
                 if other != seat:
                     assert isinstance(player["hand"], dict) and isinstance(player["drawn"], dict)
+            for record in seen["agenda"]:  # DR-18.9: a look's cards are the looking seat's alone
+                if record["t"] in ("look_draw", "look_keep"):
+                    assert isinstance(record["cards"], dict) == (record["seat"] != seat)
     assert RULESET.decision(state).over
     assert state.round in (5, 6, 7) and state.start_player is not None  # DR-3.4: the vote decided
-    assert state.agenda == () and "ballot" in kinds  # the performance step ended the match
-    assert all(len(player.performers) >= 2 for player in state.players)
+    assert state.agenda == () and "ballot" in kinds  # the first performance ended the match
+    # DR-11.2, DR-11.14: every performer left in a circus performed (the others were fired, DR-11.8)
+    assert all(hired.performed == 1 for player in state.players for hired in player.performers)
+    assert all(player.fame == sum(entry.points for entry in player.ledger) for player in state.players)
+    trailers = state.trailers + sum(hired.trailer for player in state.players for hired in player.performers)
+    assert trailers == 18  # DR-20.7: a trailer is on one performer or in the general supply
     assert "share" in kinds  # the sharing phase was reached
     placed = sum(len(level) for p in state.players for h in p.performers for level in h.cubes)
     cubes = sum(state.cubes.values()) + sum(sum(p.cubes.values()) for p in state.players) + placed
@@ -56,7 +63,7 @@ def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> Non
     assert tokens == 44
 
 
-@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player"])
+@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player", "region-count-performed-only"])
 def test_every_preset_parses_and_sets_up(preset: str) -> None:
     options = RULESET.option_presets()[preset]
     state = RULESET.setup(config(2, **options))
