@@ -51,7 +51,7 @@ def show(*performers: Hired, money: int = 10, cubes: Mapping[str, int] | None = 
                 for colour in level:
                     general[colour] -= 1
     general |= dict(supply or {})
-    state = evolve(state, cubes=general, trailers=trailers, agenda=(Step("performance"),), **changes)
+    state = evolve(state, **{"cubes": general, "trailers": trailers, "agenda": (Step("performance"),), **changes})
     return AGENDA.advance(state)
 
 
