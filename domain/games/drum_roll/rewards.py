@@ -261,7 +261,7 @@ def trailer_validate(state: State, seat: int, step: Step, move: mv.TakeTrailer |
         if sharer is None or move.shared_by == move.performer:
             raise IllegalMoveError("DR-20.3", f"{move.shared_by} is not another performer in your circus")
         if sharer.trailer or sharer.shares_trailer_of is not None:
-            raise IllegalMoveError("DR-20.3", f"{move.shared_by} already has a trailer (AMB-18: one of its own)")
+            raise IllegalMoveError("DR-20.3", f"{move.shared_by} already has a trailer; only one without any may share")
 
 
 def trailer_apply(state: State, seat: int, step: Step, move: mv.TakeTrailer | mv.DeclineReward) -> State:
