@@ -8,7 +8,9 @@ count nothing. The `applause` step takes one card per move (`play_longer_applaus
 says `done_applause`; each card is played at most once per performance, and its use is spent as
 any card's (DR-21.6): with none left it goes to the investment discard pile.
 
-As with a Double vote card (DR-10.3), the seat is asked only when it holds a card it can play.
+The seat is asked whenever its hand holds any card (the count is public), so the question itself
+reveals nothing about which cards it holds; with no Longer applause card its only answer is
+`done_applause`.
 """
 
 from __future__ import annotations
@@ -53,7 +55,10 @@ def applause_legal(state: State, seat: int, step: Step) -> list[mv.PlayLongerApp
 
 
 def applause_needed(state: State, step: Step) -> bool:
-    return bool(playable(state, seat_of(step), step))
+    """Asked of every seat holding any investment card, whatever the cards: how many a seat holds is
+    public, which they are is not, so asking only the holders of a Longer applause card would tell
+    the table what is in their hands."""
+    return bool(state.players[seat_of(step)].hand)
 
 
 def applause_validate(state: State, seat: int, step: Step,

@@ -272,7 +272,15 @@ def test_dr_21_14_longer_applause_may_be_kept_and_is_not_asked_without_one() -> 
     state = performed_all(applause_table())
     state = move(state, SEAT, {"type": "done_applause"})
     assert state.over and state.players[SEAT].hand == (HandCard("I09"), HandCard("I08"))
-    assert show(hired("P10", 1)).over  # no card: no question
+    assert show(hired("P10", 1)).over  # an empty hand: no question
+
+
+def test_dr_21_14_any_hand_is_asked_so_the_question_reveals_no_card() -> None:
+    state = show(hired("P10", 1), hand=("I25",))  # a Double vote only
+    assert state.agenda[0].kind == "applause"
+    assert [m.model_dump() for m in RULESET.legal_moves(state, SEAT)] == [{"type": "done_applause"}]
+    illegal(state, SEAT, {"type": "play_longer_applause", "card": "I25"}, "DR-21.14")
+    assert move(state, SEAT, {"type": "done_applause"}).over
 
 
 # ---- the performance step (DR-3.5) ------------------------------------------------------------

@@ -102,13 +102,14 @@ def test_dr_18_9_the_cards_looked_at_are_seen_by_the_looking_seat_alone() -> Non
 
 def test_dr_18_9_a_look_at_one_keeps_it_without_a_choice() -> None:
     state = chance(show(hired("P01", 1)), "I07")
-    assert state.over and state.players[SEAT].hand == (HandCard("I07"),) and state.investment_bottom == ()
+    assert state.players[SEAT].hand == (HandCard("I07"),) and state.investment_bottom == ()
+    assert state.agenda[0].kind == "applause"  # a hand holding a card is asked (applause.py)
 
 
 def test_dr_16_3_a_look_past_the_end_of_the_deck_sees_what_is_left() -> None:
     state = show(hired("P01", 2), investment_deck=("I07",))
     state = chance(state, "I07")
-    assert state.over and state.players[SEAT].hand == (HandCard("I07"),)
+    assert state.players[SEAT].hand == (HandCard("I07"),) and state.investment_deck == ()
 
 
 # ---- trailers (DR-18.4, DR-20.6) --------------------------------------------------------------
