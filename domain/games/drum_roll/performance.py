@@ -219,13 +219,14 @@ def region_bonus(state: State, step: Step) -> State:
         return state
     region = state.components.region(player.region)
     only_performed = state.options.region_count == "performed_only"
+    names = {kind.id: kind.name for kind in state.components.performer_types}
     for bonus in region.bonuses:
         count = sum(1 for hired in player.performers
                     if circus.type_of(state, hired.card) == bonus.performer_type
                     and (not only_performed or hired.performed == state.performance))
         sets = count // bonus.per
         state = state.gain_fame(seat, sets * bonus.fame, "DR-15.2", "region",
-                                f"{region.name}: {count} {bonus.performer_type} performers", region=region.id)
+                                f"{region.name}: {count} × {names[bonus.performer_type]}", region=region.id)
     return state
 
 

@@ -191,6 +191,20 @@ def test_dr_15_2_ex_4_moscow_gives_4_fame_for_3_magicians_and_2_trainers() -> No
         (2, "DR-15.2", "region", {"region": "moscow"}), (2, "DR-15.2", "region", {"region": "moscow"})]
 
 
+def test_dr_15_4_ex_4_moscow_counts_the_same_when_they_all_perform() -> None:
+    circus = [hired(card, 1) for card in ("P01", "P02", "P03", "P28", "P29")]  # all weak
+    state = show(*circus, region="moscow")  # the trainers' conversions need cubes: none to pay
+    while not state.over:
+        decision = RULESET.decision(state)
+        if decision.chance is not None:  # each magician looks at 1 card and keeps it
+            state = RULESET.resolve(state, decision.chance.outcomes[0][0])
+        else:
+            state = RULESET.apply(state, SEAT, RULESET.legal_moves(state, SEAT)[-1])
+    assert len(circus_of(state)) == 5 and len(state.players[SEAT].hand) == 3
+    assert state.players[SEAT].fame == 4
+    assert [e.detail for e in state.players[SEAT].ledger] == ["Moscow: 3 × Magician", "Moscow: 2 × Animal Tamer"]
+
+
 def test_ex_4_one_magician_and_one_trainer_give_nothing() -> None:
     state = show(hired("P01", 0, flipped=1), hired("P28", 0, flipped=1), region="moscow", performance=2)
     assert state.players[SEAT].fame == 0
