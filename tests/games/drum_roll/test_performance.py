@@ -315,3 +315,27 @@ def test_dr_18_8_no_wage_skip_carries_over_into_a_new_performance() -> None:
     from domain.games.drum_roll.performance import begin
 
     assert begin(state, Step("performance")).players[SEAT].skipped == ()
+
+
+@pytest.mark.parametrize(("data", "rule"), [
+    ({"type": "choose_dazzling", "flip": True}, "DR-11.6"),
+    ({"type": "take_reward_cube", "colour": "red"}, "DR-18.5"),
+    ({"type": "keep_investment", "card": "I01"}, "DR-18.9"),
+    ({"type": "take_trailer", "performer": "P10"}, "DR-20.6"),
+    ({"type": "pay_cubes", "cubes": ["red"]}, "DR-11.4"),
+    ({"type": "skip_wage", "card": "P10"}, "DR-11.4"),
+    ({"type": "decline_reward"}, "DR-11.4"),
+    ({"type": "done_applause"}, "DR-21.14"),
+    ({"type": "done_sharing"}, "DR-8.6"),
+])
+def test_moves_out_of_step_cite_the_rule_that_says_when_they_are_made(data: dict[str, object], rule: str) -> None:
+    state = show(hired("P10", 1), hired("P11", 1))  # waiting for seat 1's next performer
+    illegal(state, SEAT, data, rule)
+    illegal(state, SEAT, {"type": "cast_vote", "postpone": True}, "DR-10.1")
+
+
+def test_dr_11_2_no_performer_performs_before_the_performance() -> None:
+    from .test_sharing import sharing
+
+    illegal(sharing(), SEAT, {"type": "perform", "card": "P07"}, "DR-11.2")
+    illegal(sharing(), SEAT, {"type": "play_longer_applause", "card": "I09"}, "DR-21.14")
