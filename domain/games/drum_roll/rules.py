@@ -1,9 +1,11 @@
 """The Drum Roll ruleset: the kernel contract over the agenda-driven engine.
 
-Stage 2 of several: the setup (DR-2, DR-22) and the preparation rounds of the first performance
-(DR-3 to DR-10), up to where the performance would begin. Not
-registered as a game yet (no entry point in pyproject.toml), since a registered game is played to
-its end by the conformance suite.
+The setup (DR-2, DR-22), the preparation rounds and votes of each performance (DR-3 to DR-10), and
+around each performance the show organiser's return, the wages, the end of performance and the end
+of the game with its score sheet (DR-12 to DR-14, DR-19.2): a match runs its three performances to
+the end. The performing itself (DR-11, DR-15, DR-17, DR-18) is built on another branch. Not
+registered as a game yet (no entry point in pyproject.toml): the conformance suite plays registered
+games, and this one waits for the performing.
 """
 
 from __future__ import annotations
@@ -20,15 +22,15 @@ from domain.kernel.contract import (
     MatchConfig,
     OptionsModel,
     PrivateChoice,
+    Result,
     Ruleset,
-    ScoreLine,
     ScoreSheet,
     VariantInfo,
 )
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
-from . import flow, views, vote
+from . import flow, scoring, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
@@ -51,12 +53,14 @@ class DrumRollRules(Ruleset[State, BaseModel]):
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
     def option_presets(self) -> dict[str, dict[str, Any]]:
-        """The recommended readings, and each reading honoured so far alone (AMB-1; a named start
-        player). The readings of phases not built yet (AMB-7, AMB-14, AMB-40) join when they are."""
+        """The recommended readings, and each other reading honoured so far alone (AMB-1, AMB-7,
+        AMB-40; a named start player). AMB-14's joins with the performing."""
         return {
             "standard": {},
             "action-limits-in-total": {"action_limits": "in_total"},
             "given-start-player": {"start_player": 0},
+            "secondary-wage-delayed": {"secondary_wage_delay": 1},
+            "postpone-fame-if-postponed": {"postpone_fame_loss": "if_postponed"},
         }
 
     def default_components(self) -> ComponentSet:
@@ -87,11 +91,12 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         return views.view(state, viewer)
 
     def score(self, state: State) -> ScoreSheet:
-        """Fame so far, one line per seat (DR-0.4). The scoring of performances and the end-game
-        awards are not built yet, so every line is the fame track as it stands."""
-        lines = tuple(ScoreLine(seat, player.fame, "fame", "DR-0.4", "fame on the scoring track")
-                      for seat, player in enumerate(state.players))
-        return ScoreSheet(state.seats, lines)
+        """Every fame change so far, one line each with its rule (scoring.py)."""
+        return scoring.score_sheet(state)
+
+    def result(self, state: State, sheet: ScoreSheet) -> Result:
+        """Fame, then money without the deposit, else a shared win (DR-14.10, AMB-16)."""
+        return scoring.match_result(state, sheet)
 
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
         """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen;
@@ -117,11 +122,14 @@ class DrumRollRules(Ruleset[State, BaseModel]):
 
     def max_events(self, config: MatchConfig[State]) -> int:
         """The setup's draws (rows, regions, the draft, redraws past the type limit: at most the
-        whole performer deck) and choices, plus the rounds built so far."""
+        whole performer deck) and choices, then per performance at most 7 rounds (DR-3.4) and the
+        performance: the organiser's return, the performing (a generous allowance per performer
+        card) and the new rows' deal (DR-13.1: at most both decks, twice with a reshuffle)."""
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
-        rounds = 7  # rounds 1 to 7 of the first performance (two votes); the performance is not built
         decks = len(components.helpers) + len(components.performers)
-        per_round = 46 * config.seats + 2 + 2 * decks
-        return setup + rounds * per_round  # a round: markers, hires, sharing, deposit, organiser, refills
+        per_round = 46 * config.seats + 2 + 2 * decks  # markers, hires, sharing, deposit, organiser, refills
+        rounds = components.constants.rounds_max * per_round
+        show = 1 + 20 * len(components.performers) + 2 * decks
+        return setup + components.constants.performances * (rounds + show)

@@ -11,7 +11,9 @@ fame (DR-10.7, AMB-7; option `postpone_fame_loss`). With two players the vote af
 an imaginary postpone vote (DR-22.5, EX-10). The ballots stay in the state, public once revealed,
 until the next vote.
 
-The performance (DR-11 to DR-13) is not built: the `performance` step ends the match for now.
+The `performance` step (DR-3.5) pushes what a performance is made of: the show organiser's return
+before it, the wage payment and the end of performance or of the game (performance_end.py,
+wages.py, end_of_game.py).
 """
 
 from __future__ import annotations
@@ -140,5 +142,11 @@ def count_votes(state: State, step: Step) -> State:
 
 
 def performance(state: State, step: Step) -> State:
-    """DR-3.5: the performance begins. Not built yet: nothing is pushed, so the match ends here."""
-    return state
+    """DR-3.5: the performance: first the show organiser's return before it (DR-19.2, AMB-15), then
+    the wage payment (DR-12) and what follows it: the end of performance and the next performance's
+    round 1 (DR-13), or after the 3rd the end of the game (DR-14, AMB-27).
+
+    The performing itself (DR-11, each seat clockwise from the start player, AMB-38) goes between
+    the organiser's return and the wages; it is built on another branch, so this version pushes
+    none of it."""
+    return push(state, Step("organiser_before_show"), Step("wages"), Step("after_performance"))
