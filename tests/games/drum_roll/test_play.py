@@ -1,7 +1,8 @@
 """The stages built so far played through with random choices and chance, for every seat count:
-every state round-trips, every legal move validates, and the setup then rounds 1 to 5, 6 or 7 of the first performance
-(action phase, sharing phase, end of round between them, the votes) end the match where the
-performance would begin."""
+every state round-trips, every legal move validates, and the setup, then for each of the three
+performances rounds 1 to 5, 6 or 7 (action phase, sharing phase, end of round between them, the
+votes), the wages and the end of performance, end the match at the end of the game (the
+performing itself is not built on this branch)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .builders import config
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> None:
+def test_a_match_plays_through_with_random_choices(seats: int, seed: int) -> None:
     rng = random.Random(seed)
     state = RULESET.setup(config(seats))
     kinds: set[str] = set()
@@ -46,7 +47,7 @@ def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> Non
                     assert isinstance(player["hand"], dict) and isinstance(player["drawn"], dict)
     assert RULESET.decision(state).over
     assert state.round in (5, 6, 7) and state.start_player is not None  # DR-3.4: the vote decided
-    assert state.agenda == () and "ballot" in kinds  # the performance step ended the match
+    assert state.performance == 3 and state.agenda == () and "ballot" in kinds  # DR-14.1: the game ended
     assert all(len(player.performers) >= 2 for player in state.players)
     assert "share" in kinds  # the sharing phase was reached
     placed = sum(len(level) for p in state.players for h in p.performers for level in h.cubes)
@@ -56,7 +57,8 @@ def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> Non
     assert tokens == 44
 
 
-@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player"])
+@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player", "secondary-wage-delayed",
+                                    "postpone-fame-if-postponed"])
 def test_every_preset_parses_and_sets_up(preset: str) -> None:
     options = RULESET.option_presets()[preset]
     state = RULESET.setup(config(2, **options))

@@ -25,6 +25,12 @@ def ballot(state: State, seat: int, postpone: bool) -> State:
     return move(state, seat, {"type": "cast_vote", "postpone": postpone})
 
 
+def performing(state: State) -> bool:
+    """The performance has begun (DR-3.5): with no performing on this branch, its wages are paid and
+    its end is under way, round 1 of the next performance at the bottom of the agenda."""
+    return state.performance == 1 and not state.over and state.agenda[-1] == Step("prep_round", round=1)
+
+
 def two_players() -> State:
     from .test_setup import cubes_taken
 
@@ -46,9 +52,9 @@ def test_dr_10_2_ballots_are_private_until_every_seat_has_voted() -> None:
     assert RULESET.view(state, Viewer("seat", 0))["votes"] == ["perform", "postpone", "perform"]
 
 
-def test_dr_10_4_dr_3_5_perform_now_wins_and_the_performance_ends_the_match() -> None:
+def test_dr_10_4_dr_3_5_perform_now_wins_and_the_performance_begins() -> None:
     state = ballot(ballot(ballot(voting(5), 1, True), 2, False), 0, False)
-    assert state.over and state.round == 5 and state.start_player == 1  # no end of round (AMB-6)
+    assert performing(state) and state.round == 5 and state.start_player == 1  # no end of round (AMB-6)
     assert [p.fame for p in state.players] == [0, 0, 0]  # DR-10.7: no fame lost after round 5
 
 
@@ -74,7 +80,7 @@ def test_dr_21_18_amb_26_a_double_vote_counts_twice_and_one_card_per_vote() -> N
     illegal(state, 0, {"type": "play_double_vote", "play": True}, "DR-10.3")  # seat 0 holds none: not asked
     state = move(state, 1, {"type": "play_double_vote", "play": True})
     # perform 2 (seat 1 doubled) against postpone 2: a tie, the start player (seat 1) performs
-    assert state.over and state.round == 5
+    assert performing(state) and state.round == 5
     assert state.players[1].hand == (HandCard("I26"),)  # AMB-26: one card per player per vote
 
 
@@ -98,7 +104,7 @@ def test_dr_22_5_ex_10_the_two_player_votes() -> None:
 
 def test_dr_10_7_amb_7_every_postpone_voter_after_round_6_loses_1_fame() -> None:
     state = ballot(ballot(ballot(voting(6), 1, True), 2, False), 0, False)
-    assert state.over  # perform won
+    assert performing(state)  # perform won
     assert [p.fame for p in state.players] == [0, -1, 0]
 
 
@@ -107,7 +113,7 @@ def test_dr_10_7_amb_7_b_only_if_postponed() -> None:
     reading = config(3, start_player=1, postpone_fame_loss="if_postponed")
     state = RULESET.decode_state(RULESET.encode_state(state), reading)
     state = ballot(ballot(ballot(voting(6, state=state), 1, True), 2, False), 0, False)
-    assert state.over and [p.fame for p in state.players] == [0, 0, 0]
+    assert performing(state) and [p.fame for p in state.players] == [0, 0, 0]
 
 
 def test_dr_10_7_no_fame_lost_after_round_5() -> None:
@@ -117,7 +123,7 @@ def test_dr_10_7_no_fame_lost_after_round_5() -> None:
 
 def test_dr_10_6_dr_3_4_after_round_7_the_performance_begins_with_no_vote() -> None:
     state = voting(7)
-    assert state.over and state.votes == (None, None, None)
+    assert performing(state) and state.votes == (None, None, None)
 
 
 def test_dr_10_1_votes_only_after_rounds_5_and_6() -> None:
