@@ -11,8 +11,8 @@ Everything goes into the fame ledger with `gain_fame`, one entry per award, card
 - the investment cards in hand (DR-14.2, DR-21.7, DR-21.8, AMB-21, AMB-25): the bonus cards by
   what they count, and the fame of a card never used, for the cards that have it.
 
-The order of the parts changes no total (DR-14.2); the ledger keeps it fixed: awards, bank clerk,
-cards in hand, seat by seat from seat 0.
+The order of the parts changes no total (DR-14.2); each ledger gets them in a fixed order: the
+awards in the data's order, the bank clerk, then the cards in hand in hand order.
 """
 
 from __future__ import annotations

@@ -62,8 +62,14 @@ def discard_rows(state: State, step: Step) -> State:
 
 
 def next_performance(state: State, step: Step) -> State:
-    """DR-13.2: the round marker back to space 1, the performance marker one space on."""
-    return evolve(state, performance=state.performance + 1, round=1)
+    """DR-13.2: the round marker back to space 1, the performance marker one space on.
+
+    The last vote's ballots are put away with it: a vote's reveal point is named by the performance
+    and the round (vote.reveal_point), and ballots left in the state would make the next
+    performance's point of the same round count as reached before anyone had voted in it, so its
+    ballots would never be secret (DR-10.2)."""
+    return evolve(state, performance=state.performance + 1, round=1, votes=(None,) * state.seats,
+                  doubled=(False,) * state.seats, vote_round=0)
 
 
 def pass_regions(state: State, step: Step) -> State:

@@ -9,7 +9,7 @@ DR-21.18); a played card is used up and goes to the investment discard pile (DR-
 (DR-10.4, AMB-8) breaks ties by the start player's vote. After round 6 every postpone voter loses 1
 fame (DR-10.7, AMB-7; option `postpone_fame_loss`). With two players the vote after round 5 has
 an imaginary postpone vote (DR-22.5, EX-10). The ballots stay in the state, public once revealed,
-until the next vote.
+until the next vote or the end of the performance (performance_end.py).
 
 The `performance` step (DR-3.5) pushes what a performance is made of: the show organiser's return
 before it, the wage payment and the end of performance or of the game (performance_end.py,

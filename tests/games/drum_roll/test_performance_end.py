@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from domain.games.drum_roll import RULESET
 from domain.games.drum_roll.state import RowCard, State
+from domain.games.drum_roll.tasks import AGENDA
 from domain.kernel.agenda import Step
 from domain.kernel.values import evolve
+from domain.kernel.viewers import Viewer
 
 from .builders import chance, illegal, move, until_move
 from .test_wages import circus, run, table
@@ -169,3 +171,15 @@ def test_dr_19_2_the_organiser_may_be_returned_before_the_third_performance_too(
     assert RULESET.decision(state).seats == (0,)
     state = move(state, 0, {"type": "return_organiser", "returned": True})
     assert state.over and state.helper_row[-1] == RowCard("H01") and state.start_player == 1
+
+
+def test_dr_10_2_dr_13_2_the_last_votes_ballots_do_not_reveal_the_next_performances_votes() -> None:
+    state = evolve(table(), votes=("perform", "postpone", "perform"), vote_round=5)
+    assert "vote-1-5" in RULESET.reveals(state)
+    state = until_move(run(state, Step("after_performance")))
+    assert state.performance == 2 and state.votes == (None, None, None) and state.vote_round == 0
+    assert not [point for point in RULESET.reveals(state) if point.startswith("vote-")]
+    state = AGENDA.advance(evolve(state, round=5, agenda=(Step("after_sharing", round=5),)))
+    state = move(state, 2, {"type": "cast_vote", "postpone": True})  # the start player is seat 2 now
+    assert "vote-2-5" not in RULESET.reveals(state)
+    assert RULESET.view(state, Viewer("seat", 0))["votes"] == [None, None, "cast"]
