@@ -3,9 +3,9 @@ start player (DR-2.12). Each default is the digest's recommended reading; the al
 other readings it names, so an arbiter whose table reads the rulebook another way can record a
 match under that reading. `DrumRollOptions` is the ruleset's `options_model`.
 
-Some options are read by phases not built yet (the performance: AMB-40, AMB-14; the vote: AMB-7).
-They are declared now so that the option set, and so every match's created event, stays the same
-when those phases arrive; docs/games/drum-roll.md lists which are honoured today.
+AMB-14's option is read by the performing, built on another branch; it is declared now so that
+the option set, and so every match's created event, stays the same when that phase arrives;
+docs/games/drum-roll.md lists which are honoured today.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ class DrumRollOptions(OptionsModel):
 
     secondary_wage_delay: Literal[0, 1] = 0
     """AMB-40: the secondary wage is paid from the performance after the flip performance (0, reading
-    (a), recommended), or one performance later still (1, reading (b)). Read by the wage payment,
-    not built yet."""
+    (a), recommended), or one performance later still (1, reading (b)). Read by the wage payment
+    (wages.py)."""
 
     region_count: Literal["after_performing", "performed_only"] = "after_performing"
     """AMB-14: a region bonus counts the performers in the circus after the player's performers have
@@ -38,4 +38,4 @@ class DrumRollOptions(OptionsModel):
 
     postpone_fame_loss: Literal["every_voter", "if_postponed"] = "every_voter"
     """AMB-7: after round 6 every player who voted to postpone loses 1 fame (a, recommended), or
-    only when the postponement happens (b). Read by the vote, not built yet."""
+    only when the postponement happens (b). Read by the vote (vote.py)."""

@@ -39,13 +39,15 @@ def seat_of(step: Step) -> int:
 
 
 def begin(state: State, step: Step) -> State:
-    """DR-3.5, DR-11.1 (AMB-38): every seat performs, clockwise from the start player; then the
-    wages (DR-12.1) and the end of the performance (DR-13). No wage skip carries over from an
-    earlier performance (DR-18.8: it is for the current one)."""
+    """DR-3.5: first the show organiser's return before the show (DR-19.2, AMB-15; it changes who
+    starts the next performance, not this one's order); then every seat performs, clockwise from
+    the start player (DR-11.1, AMB-38); then the wages (DR-12.1) and the end of the performance or
+    of the game (DR-13, DR-14). No wage skip carries over from an earlier performance (DR-18.8: it
+    is for the current one)."""
     players = tuple(evolve(player, skipped=()) for player in state.players)
     state = evolve(state, players=players)
     seats = [Step("seat_performance", seat=seat) for seat in state.clockwise()]
-    return push(state, *seats, Step("wages"), Step("after_performance"))
+    return push(state, Step("organiser_before_show"), *seats, Step("wages"), Step("after_performance"))
 
 
 # ---- levels (DR-17.4) -------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Between preparation rounds: the bank clerk's deposit at a round's start (DR-3.3, DR-19.6), what
 follows the sharing phase (DR-3.4, AMB-6) and the end of round (DR-9, DR-19.2, AMB-15).
 
-The end of round is carried out only when another preparation round follows (DR-3.4, AMB-6).
-Built so far: rounds 1 to 7 of the first performance, with the votes of vote.py after rounds 5
-and 6; the performance itself is not built, so the match ends where it would begin.
+The end of round is carried out only when another preparation round follows (DR-3.4, AMB-6):
+after rounds 5 and 6 the votes of vote.py decide, and after the last round the performance
+begins (vote.py's `performance` step). The show organiser's handlers here also serve its return
+just before a performance (performance_end.py, AMB-15).
 
 The decks are multisets with no order (state.py), so reshuffling an exhausted deck's discard
 pile (DR-16.3) is moving the pile into the deck: the shuffle's randomness is the draw's chance

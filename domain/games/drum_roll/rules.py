@@ -1,10 +1,9 @@
 """The Drum Roll ruleset: the kernel contract over the agenda-driven engine.
 
-Stage 3 of several: the setup (DR-2, DR-22), the preparation rounds of the first performance
-(DR-3 to DR-10) and the performance itself (DR-11, DR-15, DR-17, DR-18, DR-20, DR-21.14), up to
-the wages, where the match ends for now. Not
-registered as a game yet (no entry point in pyproject.toml), since a registered game is played to
-its end by the conformance suite.
+The setup (DR-2, DR-22), the preparation rounds and votes of each performance (DR-3 to DR-10),
+each performance (DR-11, DR-15, DR-17, DR-18, DR-20, DR-21.14) with the show organiser's return
+before it, the wages and the end of performance (DR-12, DR-13, DR-19.2), and the end of the game
+with its score sheet (DR-14): a match runs its three performances to the end.
 """
 
 from __future__ import annotations
@@ -21,15 +20,15 @@ from domain.kernel.contract import (
     MatchConfig,
     OptionsModel,
     PrivateChoice,
+    Result,
     Ruleset,
-    ScoreLine,
     ScoreSheet,
     VariantInfo,
 )
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
-from . import flow, views, vote
+from . import flow, scoring, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
@@ -56,14 +55,15 @@ class DrumRollRules(Ruleset[State, BaseModel]):
     move_adapter: ClassVar[TypeAdapter[Any]] = MOVE_ADAPTER
 
     def option_presets(self) -> dict[str, dict[str, Any]]:
-        """The recommended readings, and readings honoured so far alone (AMB-1; a named start
-        player; AMB-14, the region bonus counting only the performers that performed). The
-        readings of phases not built yet (AMB-40) join when they are."""
+        """The recommended readings, and each other reading alone (AMB-1, AMB-7, AMB-14, AMB-40; a
+        named start player)."""
         return {
             "standard": {},
             "action-limits-in-total": {"action_limits": "in_total"},
             "given-start-player": {"start_player": 0},
             "region-count-performed-only": {"region_count": "performed_only"},
+            "secondary-wage-delayed": {"secondary_wage_delay": 1},
+            "postpone-fame-if-postponed": {"postpone_fame_loss": "if_postponed"},
         }
 
     def default_components(self) -> ComponentSet:
@@ -94,11 +94,12 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         return views.view(state, viewer)
 
     def score(self, state: State) -> ScoreSheet:
-        """Fame so far, one line per seat (DR-0.4). The scoring of performances and the end-game
-        awards are not built yet, so every line is the fame track as it stands."""
-        lines = tuple(ScoreLine(seat, player.fame, "fame", "DR-0.4", "fame on the scoring track")
-                      for seat, player in enumerate(state.players))
-        return ScoreSheet(state.seats, lines)
+        """Every fame change so far, one line each with its rule (scoring.py)."""
+        return scoring.score_sheet(state)
+
+    def result(self, state: State, sheet: ScoreSheet) -> Result:
+        """Fame, then money without the deposit, else a shared win (DR-14.10, AMB-16)."""
+        return scoring.match_result(state, sheet)
 
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
         """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen;

@@ -3,11 +3,13 @@ runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
 Built so far: the setup (DR-2, DR-22; handlers in flow.py), a preparation round's action phase
 (DR-4 to DR-7; actions.py) and sharing phase (DR-8; sharing.py), the end of round and the bank
-clerk (DR-9, DR-3.3; round_end.py), the votes (DR-10; vote.py) and the performance: each seat's
-performers, their rewards and the region bonus (DR-11, DR-15, DR-17, DR-18, DR-20; performance.py,
-rewards.py, circus.py) and Longer applause (DR-21.14; applause.py). The wages and the end of a
-performance are placeholders, so the agenda runs out after the first performance and the match
-ends. The kinds are stored in every state:
+clerk (DR-9, DR-3.3; round_end.py), the votes (DR-10; vote.py), and each performance: the show
+organiser's return before it (DR-19.2; performance_end.py), each seat's performers, their rewards
+and the region bonus (DR-11, DR-15, DR-17, DR-18, DR-20; performance.py, rewards.py, circus.py),
+Longer applause (DR-21.14; applause.py), the wage payment (DR-12; wages.py), the end of
+performance (DR-13; performance_end.py) and after the third the end of the game (DR-14;
+end_of_game.py), after which the agenda runs out and the match ends. The kinds are stored in
+every state:
 renaming one changes every state hash (bump `engine_version` if that is ever done).
 """
 
@@ -20,13 +22,16 @@ from domain.kernel.errors import IllegalMoveError
 
 from . import actions as ac
 from . import applause as ap
+from . import end_of_game as eg
 from . import flow
 from . import moves as mv
 from . import performance as pf
+from . import performance_end as pe
 from . import rewards as rw
 from . import round_end as rnd
 from . import sharing as sh
 from . import vote as vt
+from . import wages as wg
 from .state import RESOLVE, State
 
 OUT_OF_STEP: tuple[tuple[tuple[type, ...], str, str], ...] = (
@@ -39,7 +44,7 @@ OUT_OF_STEP: tuple[tuple[tuple[type, ...], str, str], ...] = (
     ((mv.PlaceCube,), "DR-8.1", "cubes go onto performers in your turn of the sharing phase"),
     ((mv.ExchangeCube, mv.DoneSharing), "DR-8.6", "exchanges are made in your turn of the sharing phase"),
     ((mv.Deposit,), "DR-3.3", "money is deposited on the bank clerk at a round's start"),
-    ((mv.ReturnOrganiser,), "DR-9.1", "the show organiser is returned at the end of a round"),
+    ((mv.ReturnOrganiser,), "DR-19.2", "the show organiser is returned at a round's end or just before a performance"),
     ((mv.CastVote,), "DR-10.1", "votes are cast after rounds 5 and 6"),
     ((mv.PlayDoubleVote,), "DR-10.3", "a Double vote card is played after a vote is revealed"),
     ((mv.Perform,), "DR-11.2", "you choose which performer performs next in your own performance"),
@@ -122,7 +127,7 @@ ROWS: tuple[Row[State, Any], ...] = (
     Auto("refill_performers", rnd.refill_performers),  # DR-9.3, DR-9.4
     Chance("refill_performer", rnd.refill_performer_spec, rnd.resolve_refill_performer, rule="DR-9.3"),
     Auto("pass_start", rnd.pass_start),  # DR-9.5, DR-9.6
-    # ---- the vote (DR-10, DR-21.18, DR-22.5) and the performance (not built) --------------------
+    # ---- the vote (DR-10, DR-21.18, DR-22.5) and the performance (DR-3.5) -----------------------
     Auto("vote", vt.vote),
     Choice("ballot", (mv.CastVote,), vt.ballot_legal, vt.ballot_validate, vt.ballot_apply, rule="DR-10.2",
            prompt="vote to postpone the performance or to perform now; secret until all have voted (DR-10.2)",
@@ -168,9 +173,24 @@ ROWS: tuple[Row[State, Any], ...] = (
            asks="play Longer applause or finish"),
     Auto("region_bonus", pf.region_bonus),  # DR-11.11, DR-15
     Auto("show_helpers", pf.show_helpers),  # DR-11.13, DR-19.4, DR-19.5
-    Auto("wages", pf.placeholder),  # placeholder until the dr-wages merge (DR-12)
-    Auto("after_performance", pf.placeholder),  # placeholder until the dr-wages merge (DR-13, DR-14)
     Auto("hand_limit", pf.placeholder),  # placeholder until the dr-invest merge (DR-21.4, DR-21.5)
+    # ---- around a performance: the organiser, wages, end of performance or of the game ------------
+    Auto("organiser_before_show", pe.organiser_before_show),  # DR-19.2, AMB-15
+    Choice("return_organiser_before_show", (mv.ReturnOrganiser,), rnd.organiser_legal, rnd.organiser_validate,
+           rnd.organiser_apply, rule="DR-19.2",
+           prompt="return the show organiser to the helper row and start the next performance's first round, "
+                  "or keep it (DR-19.2)",
+           asks="return the show organiser or keep it"),
+    Auto("wages", wg.wages),  # DR-12
+    Auto("after_performance", pe.after_performance),  # DR-3.5, AMB-27
+    program("end_of_performance", ["discard_rows", "refill_helpers", "refill_performers", "next_performance",
+                                   "pass_regions", "reset_tickets", "next_start_player"]),  # DR-13.1 to DR-13.5
+    Auto("discard_rows", pe.discard_rows),  # DR-13.1
+    Auto("next_performance", pe.next_performance),  # DR-13.2
+    Auto("pass_regions", pe.pass_regions),  # DR-13.3, DR-22.2
+    Auto("reset_tickets", pe.reset_tickets),  # DR-13.4
+    Auto("next_start_player", pe.next_start_player),  # DR-13.5
+    Auto("end_of_game", eg.end_of_game),  # DR-14
 )
 
 AGENDA: Agenda[State, Any] = Agenda(ROWS, over_rule="DR-14.1", out_of_step=out_of_step)

@@ -9,7 +9,8 @@ DR-21.18); a played card is used up and goes to the investment discard pile (DR-
 (DR-10.4, AMB-8) breaks ties by the start player's vote. After round 6 every postpone voter loses 1
 fame (DR-10.7, AMB-7; option `postpone_fame_loss`). With two players the vote after round 5 has
 an imaginary postpone vote (DR-22.5, EX-10). The ballots stay in the state, public once revealed,
-until the next vote. A vote to perform pushes the `performance` step (performance.py).
+until the next vote or the end of the performance (performance_end.py). A vote to perform
+pushes the `performance` step (performance.py).
 """
 
 from __future__ import annotations

@@ -300,13 +300,14 @@ def test_dr_21_14_any_hand_is_asked_so_the_question_reveals_no_card() -> None:
 # ---- the performance step (DR-3.5) ------------------------------------------------------------
 
 
-def test_dr_3_5_the_performance_pushes_each_seats_part_then_wages_and_the_end() -> None:
+def test_dr_3_5_dr_19_2_the_performance_is_the_organiser_then_each_seats_part_then_wages_and_the_end() -> None:
     from domain.games.drum_roll.performance import begin
 
     state = show(hired("P10", 1))
     begun = begin(state, Step("performance"))
-    assert begun.agenda[:5] == (Step("seat_performance", seat=1), Step("seat_performance", seat=2),
-                                Step("seat_performance", seat=0), Step("wages"), Step("after_performance"))
+    assert begun.agenda[:6] == (Step("organiser_before_show"), Step("seat_performance", seat=1),
+                                Step("seat_performance", seat=2), Step("seat_performance", seat=0),
+                                Step("wages"), Step("after_performance"))
 
 
 def test_dr_18_8_no_wage_skip_carries_over_into_a_new_performance() -> None:

@@ -1,7 +1,7 @@
 """The stages built so far played through with random choices and chance, for every seat count:
-every state round-trips, every legal move validates, and the setup then rounds 1 to 5, 6 or 7 of the first performance
-(action phase, sharing phase, end of round between them, the votes) and the first performance end
-the match where the wages would be paid."""
+every state round-trips, every legal move validates, and the setup, then for each of the three
+performances rounds 1 to 5, 6 or 7 (action phase, sharing phase, end of round between them, the
+votes), the performance, the wages and the end of performance, end the match at the end of the game."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from .builders import config
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> None:
+def test_a_match_plays_through_with_random_choices(seats: int, seed: int) -> None:
     rng = random.Random(seed)
     state = RULESET.setup(config(seats))
     kinds: set[str] = set()
@@ -49,9 +49,11 @@ def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> Non
                     assert isinstance(record["cards"], dict) == (record["seat"] != seat)
     assert RULESET.decision(state).over
     assert state.round in (5, 6, 7) and state.start_player is not None  # DR-3.4: the vote decided
-    assert state.agenda == () and "ballot" in kinds  # the first performance ended the match
-    # DR-11.2, DR-11.14: every performer left in a circus performed (the others were fired, DR-11.8)
-    assert all(hired.performed == 1 for player in state.players for hired in player.performers)
+    assert state.performance == 3 and state.agenda == () and "ballot" in kinds  # DR-14.1: the game ended
+    # DR-11.2, DR-11.14: every performer left in a circus performed in the 3rd performance, or was
+    # flipped earlier (the others were fired, DR-11.8)
+    assert all(hired.performed == 3 or (hired.flipped or 3) < 3 for player in state.players
+               for hired in player.performers)
     assert all(player.fame == sum(entry.points for entry in player.ledger) for player in state.players)
     trailers = state.trailers + sum(hired.trailer for player in state.players for hired in player.performers)
     assert trailers == 18  # DR-20.7: a trailer is on one performer or in the general supply
@@ -63,7 +65,8 @@ def test_stage_2_plays_through_with_random_choices(seats: int, seed: int) -> Non
     assert tokens == 44
 
 
-@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player", "region-count-performed-only"])
+@pytest.mark.parametrize("preset", ["action-limits-in-total", "given-start-player", "region-count-performed-only",
+                                    "secondary-wage-delayed", "postpone-fame-if-postponed"])
 def test_every_preset_parses_and_sets_up(preset: str) -> None:
     options = RULESET.option_presets()[preset]
     state = RULESET.setup(config(2, **options))
