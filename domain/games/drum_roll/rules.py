@@ -28,6 +28,7 @@ from domain.kernel.contract import (
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
+from . import cards as cards_module
 from . import flow, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
@@ -117,11 +118,18 @@ class DrumRollRules(Ruleset[State, BaseModel]):
 
     def max_events(self, config: MatchConfig[State]) -> int:
         """The setup's draws (rows, regions, the draft, redraws past the type limit: at most the
-        whole performer deck) and choices, plus the rounds built so far."""
+        whole performer deck) and choices, plus the rounds built so far, plus the investment cards:
+        every card drawn is played or discarded at most once per use, and a card with no usage mark
+        at most once per decision (cards.py), so cards add a bounded number of moves."""
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
         rounds = 7  # rounds 1 to 7 of the first performance (two votes); the performance is not built
         decks = len(components.helpers) + len(components.performers)
         per_round = 46 * config.seats + 2 + 2 * decks
-        return setup + rounds * per_round  # a round: markers, hires, sharing, deposit, organiser, refills
+        draws = rounds * config.seats * components.constants.investment_per_round
+        uses = max((card.uses or 1) for card in components.investments)
+        cards = draws * (uses + 1)
+        if any(card.uses is None and card.kind not in cards_module.NOT_PLAYED for card in components.investments):
+            cards += rounds * per_round * len(components.investments)
+        return setup + rounds * per_round + cards  # a round: markers, hires, sharing, deposit, organiser, refills
