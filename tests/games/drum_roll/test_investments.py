@@ -12,7 +12,7 @@ from domain.games.drum_roll import RULESET
 from domain.games.drum_roll.components import load_components
 from domain.games.drum_roll.state import HandCard, Hired, State
 from domain.games.drum_roll.tasks import AGENDA
-from domain.kernel.agenda import Step
+from domain.kernel.agenda import Step, hold
 from domain.kernel.contract import MatchConfig
 from domain.kernel.values import evolve
 from domain.kernel.viewers import Viewer
@@ -234,14 +234,20 @@ def test_dr_6_3_amb_23_a_short_supply_goes_to_the_earlier_marker_first() -> None
     assert state.cubes["white"] == 0
 
 
-def test_dr_5_17_dr_21_10_an_unlock_card_is_a_legal_space_when_all_are_closed() -> None:
+def test_dr_5_17_dr_21_10_with_every_space_closed_an_unlock_card_still_gives_a_choice() -> None:
     state = placing(action_limits="in_total")
-    for space in ("white", "ticket", "yellow", "investment", "hire_performer", "green", "ticket", "investment"):
-        state = place(state, RULESET.decision(state).seats[0], space)
-    seat = RULESET.decision(state).seats[0]
-    state = hand(state, seat, "I01")
-    assert seat == 0 and RULESET.decision(state).seats == (0,)
-    assert any(m.type == "place_marker" and m.unlock == "I01" for m in RULESET.legal_moves(state, 0))
+    for step in (Step("cube", seat=0, colour="white"), Step("cube", seat=2, colour="yellow"),
+                 Step("cube", seat=0, colour="green"), Step("ticket", seat=2), Step("ticket", seat=0),
+                 Step("investment", seat=0), Step("investment", seat=2), Step("hire_performer", seat=1),
+                 Step("hire_helper", seat=1)):
+        state = hold(state, "resolve", step)
+    assert AGENDA.advance(state).players[1].markers == 2  # no card: seat 1 passes by itself
+    state = AGENDA.advance(hand(state, 1, "I01"))
+    assert RULESET.decision(state).seats == (1,) and state.players[1].markers == 3
+    legal = [(m.type, getattr(m, "space", None)) for m in RULESET.legal_moves(state, 1)
+             if m.type != "play_investment"]
+    assert legal == [("place_marker", colour) for colour in ("white", "yellow", "green", "blue", "red")] + [
+        ("pass_marker", None)]
 
 
 # ---- drawing (DR-5.8, DR-18.9, DR-16.3, DR-5.10) ----------------------------------------------
