@@ -4,7 +4,10 @@ resolution in the fixed order of DR-6.1, and the discount tokens and row upkeep 
 A placement does nothing when it is made (DR-4.4): it is held in the pending `resolve` step (the
 kernel's `hold`), whose row pushes the held markers in the order cube actions, ticket sale,
 investment, hire performer, hire helper, each kind in placement order (DR-6.1). Every refusal
-names the rule of DR-5 that forbids the placement.
+names the rule of DR-5 that forbids the placement. An Unlock occupied action card, played with a
+placement, lifts DR-5.2 and DR-5.3 for a cube action (DR-21.10, AMB-23): the space then holds two
+markers, resolved in placement order, so a short supply serves the earlier one first (DR-6.3). An
+Investment marker draws through `investments.draw_spec` and checks the hand limit after (DR-5.8).
 """
 
 from __future__ import annotations
