@@ -4,21 +4,24 @@ resolution in the fixed order of DR-6.1, and the discount tokens and row upkeep 
 A placement does nothing when it is made (DR-4.4): it is held in the pending `resolve` step (the
 kernel's `hold`), whose row pushes the held markers in the order cube actions, ticket sale,
 investment, hire performer, hire helper, each kind in placement order (DR-6.1). Every refusal
-names the rule of DR-5 that forbids the placement.
+names the rule of DR-5 that forbids the placement. An Unlock occupied action card, played with a
+placement, lifts DR-5.2 and DR-5.3 for a cube action (DR-21.10, AMB-23): the space then holds two
+markers, resolved in placement order, so a short supply serves the earlier one first (DR-6.3). An
+Investment marker draws through `investments.draw_spec` and checks the hand limit after (DR-5.8).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.kernel.agenda import Step, hold
+from domain.kernel.agenda import Step, hold, push
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import ChanceSpec
 from domain.kernel.errors import IllegalMoveError
 from domain.kernel.values import evolve
 
+from . import investments as inv
 from . import moves as mv
-from .flow import multiset, without
 from .round_end import organiser_barred
 from .state import RESOLVE, HandCard, Hired, RowCard, State
 
@@ -27,6 +30,8 @@ INVESTMENT = "investment"
 HIRE_PERFORMER = "hire_performer"
 HIRE_HELPER = "hire_helper"
 CUBE = "cube"
+UNLOCK = "unlock_action"
+"""The Unlock occupied action investment card's kind in the data (DR-21.10)."""
 ORDER = (CUBE, TICKET, INVESTMENT, HIRE_PERFORMER, HIRE_HELPER)
 """The resolution order of DR-6.1, as the kinds of the held steps."""
 
@@ -64,19 +69,16 @@ def spaces(state: State) -> tuple[str, ...]:
     return (*state.components.colours(), TICKET, INVESTMENT, HIRE_PERFORMER, HIRE_HELPER)
 
 
-def refusal(state: State, seat: int, space: str) -> IllegalMoveError | None:
-    """Why `seat` may not place a marker on `space` now (DR-4.3, DR-5), or None."""
+def refusal(state: State, seat: int, space: str, unlock: str | None = None) -> IllegalMoveError | None:
+    """Why `seat` may not place a marker on `space` now (DR-4.3, DR-5), or None; with `unlock`, an
+    Unlock occupied action card played with the placement (DR-21.10)."""
     placed = state.placements()
     mine = [step for step in placed if step.seat == seat]
     options = state.options
     if space in state.components.colours():
-        cubes = [step for step in placed if step.kind == CUBE]
-        if any(step["colour"] == space for step in cubes):
-            return IllegalMoveError("DR-5.2", f"the {space} cube action is taken this round")
-        limit = state.components.for_players(state.seats).cube_actions
-        if len(cubes) >= limit:
-            return IllegalMoveError("DR-5.3", f"{limit} cube actions are occupied, the most for {state.seats} players")
-        return None
+        return _cube_refusal(state, seat, space, unlock)
+    if unlock is not None:
+        return IllegalMoveError("DR-21.10", "an Unlock occupied action card opens cube actions only")
     if space in (TICKET, INVESTMENT):
         counted = mine if options.action_limits == "per_player" else list(placed)
         most = (state.components.constants.ticket_sale_per_round if space == TICKET
@@ -99,22 +101,63 @@ def refusal(state: State, seat: int, space: str) -> IllegalMoveError | None:
     return IllegalMoveError("DR-4.3", f"{space!r} is not an action space")
 
 
+def _cube_refusal(state: State, seat: int, space: str, unlock: str | None) -> IllegalMoveError | None:
+    """DR-5.2, DR-5.3: a cube action is taken once per round, and at most N are occupied (a space
+    shared through an Unlock card counts once). DR-21.10, AMB-23: an Unlock occupied action card
+    opens a taken or closed space to a second marker, of another player."""
+    cubes = [step for step in state.placements() if step.kind == CUBE]
+    here = [step for step in cubes if step["colour"] == space]
+    occupied = {step["colour"] for step in cubes}
+    limit = state.components.for_players(state.seats).cube_actions
+    closed: IllegalMoveError | None = None
+    if here:
+        closed = IllegalMoveError("DR-5.2", f"the {space} cube action is taken this round")
+    elif len(occupied) >= limit:
+        closed = IllegalMoveError("DR-5.3", f"{limit} cube actions are occupied, the most for {state.seats} players")
+    if unlock is None:
+        return closed
+    hand_card = inv.held(state, seat, unlock)
+    if hand_card is None or state.components.investment(unlock).kind != UNLOCK:
+        return IllegalMoveError("DR-21.10", f"{unlock} is not an Unlock occupied action card in your hand")
+    if closed is None:
+        return IllegalMoveError("DR-21.10", f"the {space} cube action is open: place there without the card")
+    if any(step.seat == seat for step in here):
+        return IllegalMoveError("DR-21.10", f"your own marker is on the {space} cube action")
+    if len(here) >= 2:
+        return IllegalMoveError("DR-21.10", f"two markers already share the {space} cube action")
+    return None
+
+
+def unlock_cards(state: State, seat: int) -> list[str]:
+    """The Unlock occupied action cards in the seat's hand (DR-21.10)."""
+    return [c.card for c in state.players[seat].hand if state.components.investment(c.card).kind == UNLOCK]
+
+
 def open_spaces(state: State, seat: int) -> list[str]:
     return [space for space in spaces(state) if refusal(state, seat, space) is None]
 
 
+def unlocked_placements(state: State, seat: int) -> list[mv.PlaceMarker]:
+    """Placements on taken or closed cube actions that one of the seat's Unlock cards allows."""
+    return [mv.PlaceMarker(space=colour, unlock=card) for card in unlock_cards(state, seat)
+            for colour in state.components.colours() if refusal(state, seat, colour, card) is None]
+
+
 def place_legal(state: State, seat: int, step: Step) -> list[mv.PlaceMarker | mv.PassMarker]:
-    return [*(mv.PlaceMarker(space=space) for space in open_spaces(state, seat)), mv.PassMarker()]
+    return [*(mv.PlaceMarker(space=space) for space in open_spaces(state, seat)),
+            *unlocked_placements(state, seat), mv.PassMarker()]
 
 
 def place_needed(state: State, step: Step) -> bool:
-    """DR-5.17: with no legal space there is nothing to choose: the marker is passed."""
-    return bool(open_spaces(state, seat_of(step)))
+    """DR-5.17: with no legal space (an Unlock card counted) there is nothing to choose: the marker
+    is passed."""
+    seat = seat_of(step)
+    return bool(open_spaces(state, seat)) or bool(unlocked_placements(state, seat))
 
 
 def place_validate(state: State, seat: int, step: Step, move: mv.PlaceMarker | mv.PassMarker) -> None:
     if isinstance(move, mv.PlaceMarker):
-        error = refusal(state, seat, move.space)
+        error = refusal(state, seat, move.space, move.unlock)
         if error is not None:
             raise error
 
@@ -124,6 +167,8 @@ def place_apply(state: State, seat: int, step: Step, move: mv.PlaceMarker | mv.P
     state = state.with_player(seat, markers=player.markers - 1)
     if isinstance(move, mv.PassMarker):
         return pass_marker(state, seat)
+    if move.unlock is not None:
+        state = inv.spend_use(state, seat, move.unlock)  # DR-21.10: played with the placement
     if move.space in state.components.colours():
         return hold(state, RESOLVE, Step(CUBE, seat=seat, colour=move.space))
     return hold(state, RESOLVE, Step(move.space, seat=seat))  # DR-4.4: nothing happens yet
@@ -170,21 +215,23 @@ def sell_ticket(state: State, step: Step) -> State:
 
 
 def investment_spec(state: State, step: Step) -> ChanceSpec | None:
-    """DR-5.8, DR-5.10: the top investment card, seen by its taker alone; nothing (and no charge)
-    with no money or no card left."""
+    """DR-5.8, DR-5.10: the next investment card (investments.draw_spec), seen by its taker alone;
+    nothing (and no charge) with no money or no card that can be drawn (DR-16.3)."""
     seat = seat_of(step)
-    if state.players[seat].money < state.components.constants.investment_cost or not state.investment_deck:
+    if state.players[seat].money < state.components.constants.investment_cost:
         return None
-    return ChanceSpec("investment card drawn", multiset(state.investment_deck), visible_to=(seat,))
+    return inv.draw_spec(state, seat)
 
 
 def resolve_investment(state: State, step: Step, outcome: JSON) -> State:
+    """DR-5.8: pay, take the card into the hand, then check the hand limit (DR-21.4)."""
     seat = seat_of(step)
-    player = state.players[seat]
     card = str(outcome)
-    state = evolve(state, investment_deck=without(state.investment_deck, card))
+    state = inv.take_drawn(state, card)
+    player = state.players[seat]
     cost = state.components.constants.investment_cost
-    return state.with_player(seat, money=player.money - cost, hand=(*player.hand, HandCard(card)))
+    state = state.with_player(seat, money=player.money - cost, hand=(*player.hand, HandCard(card)))
+    return push(state, inv.check_hand(seat))
 
 
 def effective_cost(printed: int, row_card: RowCard) -> int:

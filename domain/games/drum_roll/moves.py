@@ -43,6 +43,9 @@ class PlaceMarker(MoveModel):
 
     type: Literal["place_marker"] = "place_marker"
     space: Name
+    unlock: Name | None = None
+    """An Unlock occupied action card from your hand, played with this placement to place on a cube
+    action that is taken (DR-5.2) or closed by the player-count limit (DR-5.3) (DR-21.10)."""
 
 
 class PassMarker(MoveModel):
@@ -205,11 +208,33 @@ class DoneApplause(MoveModel):
     type: Literal["done_applause"] = "done_applause"
 
 
+class PlayInvestment(MoveModel):
+    """Play an investment card from your hand (DR-21.2), in your own placement turn, sharing turn or
+    hand-limit decision. The fields a card needs: `colours`, the cubes taken (Extra resource: one
+    of the card's options, DR-21.17) or paid (Extra income conversion, DR-21.20); `performer`, the
+    performer fired (Fire performer, DR-21.12) or given the trailer (Trailer, DR-21.11), with
+    `shared_by` the performer sharing a bizarre performer's new trailer (DR-20.3)."""
+
+    type: Literal["play_investment"] = "play_investment"
+    card: Name
+    colours: tuple[Name, ...] = Field(default=(), max_length=5)
+    performer: Name | None = None
+    shared_by: Name | None = None
+
+
+class DiscardInvestment(MoveModel):
+    """Over the hand limit: discard this investment card to the investment discard pile (DR-21.4,
+    DR-21.5)."""
+
+    type: Literal["discard_investment"] = "discard_investment"
+    card: Name
+
+
 DrumRollMove = (KeepPerformer | TakeCubes | PlaceMarker | PassMarker | HirePerformer | HireHelper | Decline
                 | PlaceCube | ExchangeCube | DoneSharing | Deposit | ReturnOrganiser
                 | CastVote | PlayDoubleVote
                 | Perform | ChooseDazzling | TakeRewardCube | KeepInvestment | TakeTrailer | PayCubes | SkipWage
-                | DeclineReward | PlayLongerApplause | DoneApplause)
+                | DeclineReward | PlayLongerApplause | DoneApplause | PlayInvestment | DiscardInvestment)
 
 MOVE_ADAPTER: TypeAdapter[DrumRollMove] = TypeAdapter(
     Annotated[DrumRollMove, Field(discriminator="type")], config=ConfigDict(**LAZY)

@@ -246,8 +246,3 @@ def show_helpers(state: State, step: Step) -> State:
 
 
 # ---- placeholders until the other branches merge ----------------------------------------------
-
-
-def placeholder(state: State, step: Step) -> State:
-    """A step another branch builds (wages, the end of a performance, the hand limit): nothing yet."""
-    return state

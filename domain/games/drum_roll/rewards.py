@@ -32,9 +32,9 @@ from domain.kernel.errors import IllegalMoveError
 from domain.kernel.values import evolve
 
 from . import circus
+from . import investments as inv
 from . import moves as mv
 from .components import ANY, Effect
-from .flow import multiset, without
 from .state import HandCard, State
 
 CONVERSION = "cubes_for_money"
@@ -156,7 +156,7 @@ def looked(step: Step) -> tuple[str, ...]:
 
 def look(state: State, step: Step) -> State:
     """The next card of the look, while there is one to draw; then the choice of those to keep."""
-    if int(step["left"]) > 0 and state.investment_deck:
+    if int(step["left"]) > 0 and inv.draw_spec(state, seat_of(step)) is not None:
         return push(state, Step("look_draw", **step.fields))
     cards = looked(step)
     return push(state, Step("look_keep", seat=seat_of(step), card=str(step["card"]),
@@ -164,15 +164,14 @@ def look(state: State, step: Step) -> State:
 
 
 def look_spec(state: State, step: Step) -> ChanceSpec | None:
-    """The top investment card, seen by the looking seat alone (DR-18.9)."""
-    if not state.investment_deck:
-        return None
-    return ChanceSpec("investment card looked at", multiset(state.investment_deck), visible_to=(seat_of(step),))
+    """The top investment card, seen by the looking seat alone (DR-18.9): from the deck, the cards
+    under it, or the reshuffled discards, as every investment draw (investments.draw_spec, DR-16.3)."""
+    return inv.draw_spec(state, seat_of(step))
 
 
 def look_resolve(state: State, step: Step, outcome: JSON) -> State:
     card = str(outcome)
-    state = evolve(state, investment_deck=without(state.investment_deck, card))
+    state = inv.take_drawn(state, card)
     return push(state, Step("look", **{**step.fields, "left": int(step["left"]) - 1,
                                        "cards": [*looked(step), card]}))
 
@@ -193,7 +192,7 @@ def keep_otherwise(state: State, step: Step) -> State:
         return state
     seat = seat_of(step)
     hand = (*state.players[seat].hand, *(HandCard(card) for card in cards))
-    return push(state.with_player(seat, hand=hand), Step("hand_limit", seat=seat))
+    return push(state.with_player(seat, hand=hand), inv.check_hand(seat))
 
 
 def keep_validate(state: State, seat: int, step: Step, move: mv.KeepInvestment) -> None:
@@ -211,7 +210,7 @@ def keep_apply(state: State, seat: int, step: Step, move: mv.KeepInvestment) -> 
     if keep > 0 and cards:
         return push(state, step.but(keep=keep, cards=cards))
     state = evolve(state, investment_bottom=(*state.investment_bottom, *cards))
-    return push(state, Step("hand_limit", seat=seat))
+    return push(state, inv.check_hand(seat))
 
 
 def hide_looks(agenda: list[JSON], viewer_seat: int | None) -> None:

@@ -28,6 +28,7 @@ from domain.kernel.contract import (
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
+from . import cards as cards_module
 from . import flow, scoring, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
@@ -130,7 +131,10 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         """The setup's draws (rows, regions, the draft, redraws past the type limit: at most the
         whole performer deck) and choices, plus, for each of the performances, up to 7 rounds and
         the performance itself, counted generously: every performer of the deck could perform
-        for one seat, each with its choice, a dazzling choice and a reward's decisions and draws."""
+        for one seat, each with its choice, a dazzling choice and a reward's decisions and draws;
+        plus the investment cards: every card drawn (by the Investment action or a look reward) is
+        played or discarded at most once per use, and a card with no usage mark at most once per
+        decision (cards.py), so cards add a bounded number of moves."""
         components = config.components
         assert isinstance(components, DrumRollComponents)
         setup = len(components.helpers) + len(components.performers) + 2 * config.seats + 8
@@ -142,7 +146,16 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         per_performer = 3 + rewards
         per_seat = len(components.performers) * per_performer + len(components.investments) + 4
         per_performance = config.seats * per_seat + 4 * decks + 8 * config.seats  # wages, end, hand limits
-        return setup + components.constants.performances * (rounds * per_round + per_performance)
+        performances = components.constants.performances
+        kept = max((effect.keep for card in components.performers for level in card.levels
+                    for effect in level.reward), default=0)
+        draws = performances * config.seats * (rounds * components.constants.investment_per_round
+                                               + len(components.performers) * kept)
+        uses = max((card.uses or 1) for card in components.investments)
+        cards = draws * (uses + 1)
+        if any(card.uses is None and card.kind not in cards_module.NOT_PLAYED for card in components.investments):
+            cards += performances * rounds * per_round * len(components.investments)
+        return setup + performances * (rounds * per_round + per_performance) + cards
 
 
 def _decisions(effect: Any) -> int:

@@ -2,7 +2,8 @@
 runs them (the kernel's `Agenda`, domain/kernel/agenda.py and docs/agenda.md).
 
 Built so far: the setup (DR-2, DR-22; handlers in flow.py), a preparation round's action phase
-(DR-4 to DR-7; actions.py) and sharing phase (DR-8; sharing.py), the end of round and the bank
+(DR-4 to DR-7; actions.py), investment cards and the hand limit (DR-21; cards.py,
+investments.py) and the sharing phase (DR-8; sharing.py), the end of round and the bank
 clerk (DR-9, DR-3.3; round_end.py), the votes (DR-10; vote.py), and each performance: the show
 organiser's return before it (DR-19.2; performance_end.py), each seat's performers, their rewards
 and the region bonus (DR-11, DR-15, DR-17, DR-18, DR-20; performance.py, rewards.py, circus.py),
@@ -22,8 +23,10 @@ from domain.kernel.errors import IllegalMoveError
 
 from . import actions as ac
 from . import applause as ap
+from . import cards as cd
 from . import end_of_game as eg
 from . import flow
+from . import investments as inv
 from . import moves as mv
 from . import performance as pf
 from . import performance_end as pe
@@ -55,6 +58,9 @@ OUT_OF_STEP: tuple[tuple[tuple[type, ...], str, str], ...] = (
     ((mv.PayCubes, mv.SkipWage, mv.DeclineReward), "DR-11.4", "rewards are used when a performer performs"),
     ((mv.PlayLongerApplause, mv.DoneApplause), "DR-21.14",
      "Longer applause is played in your own performance, after your performers"),
+    ((mv.PlayInvestment,), "DR-21.2",
+     "investment cards are played in your own placement turn, sharing turn or hand-limit decision"),
+    ((mv.DiscardInvestment,), "DR-21.4", "investment cards are discarded only from a hand over its limit"),
 )
 """Per kind of move: the rule that says when it is made, and when, for a move made out of step."""
 
@@ -94,13 +100,19 @@ ROWS: tuple[Row[State, Any], ...] = (
            prompt="deposit money on the bank clerk (0 for none; DR-19.6)", asks="deposit money on the bank clerk"),
     Auto("round_start", ac.round_start),
     rotation("placement", "place_marker", order=ac.placement_order, active=ac.has_markers),  # DR-4.1
-    Choice("place_marker", (mv.PlaceMarker, mv.PassMarker), ac.place_legal, ac.place_validate, ac.place_apply,
+    Choice("place_marker", (mv.PlaceMarker, mv.PassMarker, mv.PlayInvestment),
+           *cd.offering(ac.place_legal, ac.place_validate, ac.place_apply),  # DR-21.2
            needed=ac.place_needed, otherwise=ac.forced_pass, rule="DR-4.1",
-           prompt="place an action marker or pass with it (DR-4.1)", asks="place an action marker or pass"),
+           prompt="place an action marker or pass with it, or play an investment card (DR-4.1, DR-21.2)",
+           asks="place an action marker or pass"),
     resolution(RESOLVE, ac.ORDER),  # DR-6.1
     Auto(ac.CUBE, ac.take_cube),
     Auto(ac.TICKET, ac.sell_ticket),
     Chance(ac.INVESTMENT, ac.investment_spec, ac.resolve_investment, rule="DR-5.8"),
+    Choice(inv.HAND_LIMIT, (mv.DiscardInvestment, mv.PlayInvestment), cd.limit_legal, cd.limit_validate,
+           cd.limit_apply, needed=cd.limit_needed, rule="DR-21.4",
+           prompt="your investment hand is over its limit: play or discard one card (DR-21.4, DR-21.5)",
+           asks="play or discard an investment card down to your hand limit"),
     Choice(ac.HIRE_PERFORMER, (mv.HirePerformer, mv.Decline), ac.hire_performer_legal, ac.hire_performer_validate,
            ac.hire_performer_apply, needed=ac.hire_performer_needed, rule="DR-6.1",
            prompt="hire a performer from the row, or decline (DR-5.11)", asks="hire a performer or decline"),
@@ -110,9 +122,11 @@ ROWS: tuple[Row[State, Any], ...] = (
     Auto("upkeep", ac.upkeep),  # DR-7.1
     # ---- the sharing phase (DR-8, DR-19.3, DR-19.7 to DR-19.9) --------------------------------
     each_seat("sharing", "share", order=sh.sharing_order),  # DR-8.8, AMB-41
-    Choice("share", (mv.PlaceCube, mv.ExchangeCube, mv.DoneSharing), sh.share_legal, sh.share_validate,
-           sh.share_apply, needed=sh.share_needed, rule="DR-8.8",
-           prompt="place a cube on one of your performers, make an agent or secretary exchange, or finish (DR-8)",
+    Choice("share", (mv.PlaceCube, mv.ExchangeCube, mv.DoneSharing, mv.PlayInvestment),
+           *cd.offering(sh.share_legal, sh.share_validate, sh.share_apply),  # DR-21.2
+           needed=sh.share_needed, rule="DR-8.8",
+           prompt="place a cube on one of your performers, make an agent or secretary exchange, play an "
+                  "investment card, or finish (DR-8, DR-21.2)",
            asks="place cubes, exchange, or finish sharing"),
     # ---- after the sharing phase, the end of round (DR-3.4, DR-9, AMB-6) --------------------------
     Auto("after_sharing", rnd.after_sharing),
@@ -173,7 +187,6 @@ ROWS: tuple[Row[State, Any], ...] = (
            asks="play Longer applause or finish"),
     Auto("region_bonus", pf.region_bonus),  # DR-11.11, DR-15
     Auto("show_helpers", pf.show_helpers),  # DR-11.13, DR-19.4, DR-19.5
-    Auto("hand_limit", pf.placeholder),  # placeholder until the dr-invest merge (DR-21.4, DR-21.5)
     # ---- around a performance: the organiser, wages, end of performance or of the game ------------
     Auto("organiser_before_show", pe.organiser_before_show),  # DR-19.2, AMB-15
     Choice("return_organiser_before_show", (mv.ReturnOrganiser,), rnd.organiser_legal, rnd.organiser_validate,

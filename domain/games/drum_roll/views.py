@@ -3,7 +3,10 @@ helpers, trailers), money, fame, tickets, regions and the markers placed. Hidden
 - the performer, helper and investment decks: nobody sees them (their size is public); the
   engine keeps no order, so there is no order to hide, and the arbiter sees each card drawn;
   the investment cards put under the deck after a look (DR-18.9) are hidden the same way;
-- a seat's investment hand: that seat alone (the others see how many cards, DR-21);
+- a seat's investment hand: that seat alone (the others see how many cards, DR-21); each card it
+  draws is seen by it alone on the draw's chance event, whether from the deck, from under it or
+  after the reshuffle (investments.py). Played and discarded cards are public (the investment
+  discard pile), and the agenda's `hand_limit` step holds only the seat, never a card;
 - the opening draft (DR-2.9): the two performers a seat drew and the one it keeps, that seat
   alone until every seat has chosen and the draft is revealed;
 - a vote's ballots (DR-10.2): each seat sees its own; the others see "cast" until all are in;

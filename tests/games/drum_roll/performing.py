@@ -30,9 +30,10 @@ def show(*performers: Hired, money: int = 10, cubes: Mapping[str, int] | None = 
          hand: tuple[str, ...] = (), region: str | None = None, others: Mapping[int, tuple[Hired, ...]] | None = None,
          supply: Mapping[str, int] | None = None, **changes: Any) -> State:
     """Three players, start player seat 1 (`SEAT`), the seats' performances of performance 1
-    beginning. Seat 1's circus is `performers`; the other seats have `others` (or nothing), 10 money, no cubes. The general supply
-    holds every cube not on a card or in a cube supply (or `supply` where given), and every trailer
-    not on a performer, so the totals are the game's (125 cubes, 18 trailers)."""
+    beginning. Seat 1's circus is `performers`; the other seats have `others` (or nothing), 10
+    money, no cubes. The general supply holds every cube not on a card or in a cube supply (or
+    `supply` where given), and every trailer not on a performer, so the totals are the game's (125
+    cubes, 18 trailers)."""
     state = sharing()
     circuses = {seat: () for seat in range(3)} | dict(others or {}) | {SEAT: performers}
     for seat in range(3):

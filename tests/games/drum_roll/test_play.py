@@ -10,6 +10,7 @@ import random
 import pytest
 
 from domain.games.drum_roll import RULESET
+from domain.games.drum_roll.investments import hand_limit
 from domain.kernel.viewers import Viewer
 
 from .builders import config
@@ -21,7 +22,7 @@ def test_a_match_plays_through_with_random_choices(seats: int, seed: int) -> Non
     rng = random.Random(seed)
     state = RULESET.setup(config(seats))
     kinds: set[str] = set()
-    for _ in range(RULESET.max_events(state.config)):
+    for _ in range(RULESET.max_events(state.config)):  # cards played add moves: still bounded
         decision = RULESET.decision(state)
         if decision.over:
             break
@@ -57,6 +58,12 @@ def test_a_match_plays_through_with_random_choices(seats: int, seed: int) -> Non
     assert all(player.fame == sum(entry.points for entry in player.ledger) for player in state.players)
     trailers = state.trailers + sum(hired.trailer for player in state.players for hired in player.performers)
     assert trailers == 18  # DR-20.7: a trailer is on one performer or in the general supply
+    hired = sum(len(player.performers) for player in state.players)
+    assert hired + len(state.performer_row) + len(state.performer_deck) + len(state.performer_discard) == 45
+    held = sum(len(player.hand) for player in state.players)
+    assert held + len(state.investment_deck) + len(state.investment_bottom) + len(state.investment_discard) == 30
+    for seat, player in enumerate(state.players):  # DR-21.3 to DR-21.5: every hand within its limit
+        assert len(player.hand) <= hand_limit(state, seat)
     assert "share" in kinds  # the sharing phase was reached
     placed = sum(len(level) for p in state.players for h in p.performers for level in h.cubes)
     cubes = sum(state.cubes.values()) + sum(sum(p.cubes.values()) for p in state.players) + placed
