@@ -26,6 +26,8 @@ from domain.kernel.contract import (
     VariantInfo,
 )
 from domain.kernel.errors import InvalidOptionsError
+from domain.kernel.positions import RULE as POSITION
+from domain.kernel.positions import position_line
 from domain.kernel.viewers import Viewer
 
 from . import flow, views, vote
@@ -33,6 +35,7 @@ from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
 from .options import DrumRollOptions
+from .position import DrumRollPosition, from_position, hide_position, position_of
 from .state import State
 from .tasks import AGENDA
 
@@ -87,11 +90,28 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         return views.view(state, viewer)
 
     def score(self, state: State) -> ScoreSheet:
-        """Fame so far, one line per seat (DR-0.4). The scoring of performances and the end-game
-        awards are not built yet, so every line is the fame track as it stands."""
-        lines = tuple(ScoreLine(seat, player.fame, "fame", "DR-0.4", "fame on the scoring track")
-                      for seat, player in enumerate(state.players))
-        return ScoreSheet(state.seats, lines)
+        """Fame so far, one line per seat (DR-0.4), and for a match from a position the fame it
+        started with as the position's line (rule POSITION, docs/positions.md). The scoring of
+        performances and the end-game awards are not built yet, so the rest is one line of fame."""
+        lines: list[ScoreLine] = []
+        for seat, player in enumerate(state.players):
+            carried = sum(entry.points for entry in player.ledger if entry.rule == POSITION)
+            if carried:
+                lines.append(position_line(seat, carried))
+            lines.append(ScoreLine(seat, player.fame - carried, "fame", "DR-0.4", "fame on the scoring track"))
+        return ScoreSheet(state.seats, tuple(lines))
+
+    # ---- positions (docs/positions.md): the table between two turns of the action phase -------
+    position_model: ClassVar[type[DrumRollPosition]] = DrumRollPosition
+
+    def position_of(self, state: State) -> dict[str, Any]:
+        return position_of(state)
+
+    def from_position(self, config: MatchConfig[State], position: Any) -> State:
+        return from_position(self.setup(config), position)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        return hide_position(position, viewer)
 
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
         """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen;
