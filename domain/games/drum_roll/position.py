@@ -303,6 +303,9 @@ def _table(base: State, position: DrumRollPosition) -> None:
         if not any(_helper_kind(base, c.card) == SHOW_ORGANISER for c in position.helper_row):
             raise _fail("organiser_returned", "DR-19.2", "the show organiser returned at the end of the last round "
                                                          "is in the helper row")
+        if position.start_player != position.organiser_returned:
+            raise _fail("organiser_returned", "DR-19.2", "the player who returned the show organiser starts the "
+                                                         "round")
 
 
 def _helper_kind(base: State, card: str) -> str | None:
@@ -516,4 +519,7 @@ def _placements(state: State, position: DrumRollPosition) -> State:
         step = Step(actions.CUBE, seat=placed.seat, colour=placed.space) if placed.space in colours else \
             Step(placed.space, seat=placed.seat)
         state = hold(state, RESOLVE, step)
+    if not actions.place_needed(state, state.agenda[0]):
+        raise _fail("to_move", "DR-5.17", f"seat {position.to_move} has no space open for its marker, so it has "
+                                          "passed with it at once: that is not a turn")
     return state

@@ -55,7 +55,12 @@ def positions(states: list[State]) -> list[tuple[int, Position]]:
 
 
 def a_position(seats: int = 3, seed: int = 1, at: Callable[[Position], bool] = lambda p: True) -> Position:
-    return copy.deepcopy(next(p for _, p in positions(played(seats, seed)) if at(p)))
+    """The first position of the match of `seed` that is as wanted (or of the next seeds' matches)."""
+    for tried in range(seed, seed + 10):
+        found = next((p for _, p in positions(played(seats, tried)) if at(p)), None)
+        if found is not None:
+            return copy.deepcopy(found)
+    raise AssertionError("no position as wanted")
 
 
 def refused(seats: int, position: Position, path: str, rule: str) -> InvalidPositionError:
@@ -324,3 +329,34 @@ def test_hide_position_removes_hands_and_deck_contents_as_the_view_does() -> Non
     view = RULESET.view(state, Viewer.spectator())
     assert view["investment_deck"] == spectator["investment_deck"]
     assert [player["hand"] for player in view["players"]] == [player["hand"] for player in spectator["players"]]
+
+
+def test_dr_19_2_the_player_who_returned_the_show_organiser_starts_the_round() -> None:
+    components = RULESET.default_components()
+    organisers = {h.id for h in components.helpers if h.kind == "show_organiser"}  # type: ignore[attr-defined]
+    position = a_position(3, 1, lambda p: p["round"] >= 2 and bool(organisers & {c["card"] for c in p["helper_row"]})
+                          and not p["placed"] and p["organiser_returned"] is None)
+    position["organiser_returned"] = (position["start_player"] + 1) % 3
+    refused(3, position, "organiser_returned", "DR-19.2")
+    position["organiser_returned"] = position["start_player"]
+    state = state_from_position(RULESET, config(3), position)
+    assert state.organiser_returned == position["start_player"]
+
+
+def test_dr_5_17_a_seat_with_no_open_space_is_not_to_move() -> None:
+    """Under AMB-1 (b) two investments in all: the cube actions and the investments taken by the
+    others, the ticket at the end of the track and both hires placed leave the seat nothing."""
+    position = a_position(3, 1, lambda p: p["round"] == 1 and not p["placed"])
+    first = position["start_player"]
+    seat, last = (first + 1) % 3, (first + 2) % 3
+    position["to_move"] = seat
+    for who, left in ((first, 0), (seat, 1), (last, 1)):
+        position["players"][who]["markers"] = left
+    position["players"][seat]["ticket"] = 6
+    position["placed"] = [{"space": "red", "seat": first}, {"space": "hire_performer", "seat": seat},
+                          {"space": "yellow", "seat": last}, {"space": "white", "seat": first},
+                          {"space": "hire_helper", "seat": seat}, {"space": "investment", "seat": last},
+                          {"space": "investment", "seat": first}]
+    with pytest.raises(InvalidPositionError) as caught:
+        state_from_position(RULESET, config(3, action_limits="in_total"), position)
+    assert (caught.value.path, caught.value.rule) == ("to_move", "DR-5.17"), caught.value
