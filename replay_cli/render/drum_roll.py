@@ -160,8 +160,10 @@ class Board:
         else:
             text.append(f"performance {performance} of {constants.performances}", style="bold")
             text.append(f" · preparation round {round_}" if round_ else "")
-            text.append(f" (a vote follows rounds {constants.rounds_min} to {constants.rounds_max - 1}; "
-                        f"round {constants.rounds_max} is the last)", style="dim")
+            if round_ >= constants.rounds_max:
+                text.append(" (the last before the performance)", style="dim")
+            elif round_ >= constants.rounds_min:
+                text.append(" (a vote on the performance follows it)", style="dim")
         start = state.get("start_player")
         text.append("\nstart player: ")
         text.append_text(self.who(start) if start is not None else Text("not chosen yet", style="dim"))
