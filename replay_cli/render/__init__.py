@@ -1,5 +1,6 @@
 """Rendering states for the terminal: one renderer per game where it helps (Carcassonne's map,
-Circus Train's panel, Russian Railroads' player boards), and a generic panel renderer driven by the
+Circus Train's panel, Russian Railroads' player boards, Drum Roll's
+circuses), and a generic panel renderer driven by the
 view JSON for every other game.
 A game may also narrate its log entries (NARRATIONS, see narrate.py), say what a step changed in its
 own terms (CHANGES) and leave out legal moves that come to the same as a listed one (DISTINCT_MOVES).
@@ -27,7 +28,8 @@ ChangeDescriber = Callable[[dict[str, Any], dict[str, Any], dict[str, Any]], "li
 MoveFilter = Callable[[dict[str, Any], dict[str, Any], list[dict[str, Any]]], list[dict[str, Any]]]
 """(summary, the mover's view, legal moves) -> the moves worth listing (each still a legal move)."""
 
-MODULES = {"carcassonne": "carcassonne", "circus-train": "circus_train", "russian-railroads": "russian_railroads"}
+MODULES = {"carcassonne": "carcassonne", "circus-train": "circus_train", "drum-roll": "drum_roll",
+           "russian-railroads": "russian_railroads"}
 """Each game's renderer module in this package."""
 
 
@@ -52,7 +54,7 @@ class _ByGame(Mapping[str, Any]):
         return len(self.games)
 
 
-RENDERERS: Mapping[str, Renderer] = _ByGame("render", ("carcassonne", "circus-train", "russian-railroads"))
+RENDERERS: Mapping[str, Renderer] = _ByGame("render", ("carcassonne", "circus-train", "drum-roll", "russian-railroads"))
 NARRATIONS: Mapping[str, Narration] = _ByGame("narrate", ("carcassonne", "circus-train"))
 CHANGES: Mapping[str, ChangeDescriber] = _ByGame("describe_changes", ("carcassonne", "circus-train"))
 DISTINCT_MOVES: Mapping[str, MoveFilter] = _ByGame("distinct_moves", ("carcassonne",))

@@ -121,6 +121,14 @@ def _cube_refusal(state: State, seat: int, space: str, unlock: str | None) -> Il
         return IllegalMoveError("DR-21.10", f"{unlock} is not an Unlock occupied action card in your hand")
     if closed is None:
         return IllegalMoveError("DR-21.10", f"the {space} cube action is open: place there without the card")
+    return unlocked_refusal(state, seat, space)
+
+
+def unlocked_refusal(state: State, seat: int, space: str) -> IllegalMoveError | None:
+    """DR-21.10, AMB-23: what an Unlock card still does not allow on a taken or closed cube action:
+    a second marker of the same seat, or a third marker. Positions (position.py) check a placement
+    marked as made with the card with this, since the card itself is spent by then."""
+    here = [step for step in state.placements() if step.kind == CUBE and step["colour"] == space]
     if any(step.seat == seat for step in here):
         return IllegalMoveError("DR-21.10", f"your own marker is on the {space} cube action")
     if len(here) >= 2:

@@ -34,6 +34,7 @@ from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
 from .options import DrumRollOptions
+from .position import DrumRollPosition, from_position, hide_position, position_of
 from .state import State
 from .tasks import AGENDA
 
@@ -101,6 +102,18 @@ class DrumRollRules(Ruleset[State, BaseModel]):
     def result(self, state: State, sheet: ScoreSheet) -> Result:
         """Fame, then money without the deposit, else a shared win (DR-14.10, AMB-16)."""
         return scoring.match_result(state, sheet)
+
+    # ---- positions (docs/positions.md): the table between two turns of the action phase -------
+    position_model: ClassVar[type[DrumRollPosition]] = DrumRollPosition
+
+    def position_of(self, state: State) -> dict[str, Any]:
+        return position_of(state)
+
+    def from_position(self, config: MatchConfig[State], position: Any) -> State:
+        return from_position(self.setup(config), position)
+
+    def hide_position(self, position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        return hide_position(position, viewer)
 
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
         """DR-2.9: the performer kept in the opening draft stays secret until every seat has chosen;

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import Result, ScoreLine, ScoreSheet
+from domain.kernel.positions import RULE as POSITION
+from domain.kernel.positions import position_line
 
 from .state import FameEntry, State
 
@@ -22,7 +24,10 @@ TIEBREAK = "DR-14.10: most fame, then most money left (money on the bank clerk n
 
 
 def line(seat: int, entry: FameEntry) -> ScoreLine:
-    """One ledger entry as a score line; its refs also name the performance it happened in."""
+    """One ledger entry as a score line; its refs also name the performance it happened in. The
+    fame a match from a position started with is the kernel's position line (docs/positions.md)."""
+    if entry.rule == POSITION:
+        return position_line(seat, entry.points)
     refs: dict[str, JSON] = {"performance": entry.performance, **dict(entry.refs)}
     return ScoreLine(seat, entry.points, entry.category, entry.rule, entry.detail, refs)
 
