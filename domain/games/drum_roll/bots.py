@@ -49,6 +49,7 @@ from typing import Any
 from domain.kernel.agenda import Step, decode_agenda, encode_agenda
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import Bot
+from domain.kernel.errors import IllegalMoveError
 from domain.kernel.values import evolve
 
 from . import actions as ac
@@ -314,8 +315,10 @@ def base_wage(state: State, player: Player, hired: Hired) -> int:
 
 
 def wage_bill(state: State, player: Player) -> int:
-    helpers = sum(state.components.helper(card).wage for card in player.helpers)
-    return helpers + sum(base_wage(state, player, hired) for hired in player.performers)
+    """The next wage payment (DR-12.2), less the cards whose wage is skipped (DR-18.8)."""
+    helpers = sum(state.components.helper(card).wage for card in player.helpers if card not in player.skipped)
+    return helpers + sum(base_wage(state, player, hired) for hired in player.performers
+                         if hired.card not in player.skipped)
 
 
 def money_value(money: int, bill: int, w: Weights = WEIGHTS) -> int:
@@ -400,7 +403,8 @@ def performer_value(state: State, player: Player, hired: Hired, chances: list[in
     shows = _shows(state, hired)
     if shows <= 0:
         return 0
-    burden = w.coin * base_wage(state, player, hired) * shows
+    payments = shows - (1 if hired.card in player.skipped else 0)  # DR-18.8: this wage is skipped
+    burden = w.coin * base_wage(state, player, hired) * max(payments, 0)
     if hired.flipped is not None:
         return -burden
     values = [-(w.fire + w.coin * card.hire_cost)]
@@ -444,7 +448,8 @@ def helper_value(state: State, seat: int, card_id: str, w: Weights = WEIGHTS) ->
         value = w.exchange_phase * phases
     else:
         value = w.organiser_round * phases
-    return value - w.coin * helper.wage * shows
+    payments = shows - (1 if card_id in state.players[seat].skipped else 0)  # DR-18.8
+    return value - w.coin * helper.wage * max(payments, 0)
 
 
 def investment_value(state: State, seat: int, card: Investment, w: Weights = WEIGHTS) -> int:
@@ -504,10 +509,20 @@ def expected_draw(state: State, seat: int, w: Weights = WEIGHTS) -> int:
     return sum(investment_value(state, seat, state.components.investment(card), w) for card in pool) // len(pool)
 
 
+def region_scored(state: State, player: Player) -> bool:
+    """Whether the seat's region bonus of the current performance is behind it: it gained one
+    (a "region" fame entry), or every performer of its circus has performed in it (DR-11.11)."""
+    if any(entry.category == "region" and entry.performance == state.performance for entry in player.ledger):
+        return True
+    unflipped = [hired for hired in player.performers if hired.flipped is None or hired.flipped == state.performance]
+    return bool(unflipped) and all(hired.performed == state.performance for hired in unflipped)
+
+
 def region_value(state: State, player: Player) -> int:
     """DR-15: the seat's region bonus for the performers it has, and half a bonus's share for each
-    performer towards the next one."""
-    if player.region is None or performances_left(state) == 0:
+    performer towards the next one; nothing once this performance's bonus is behind it (the
+    region token it gets next is not counted)."""
+    if player.region is None or performances_left(state) == 0 or region_scored(state, player):
         return 0
     kinds = Counter(state.components.performer(hired.card).type for hired in player.performers)
     value = 0
@@ -673,8 +688,31 @@ def _scores(world: State, seat: int, moves: Sequence[Any], w: Weights) -> list[t
 
 def choose(state: State, seat: int, w: Weights = WEIGHTS) -> Any:
     """The greedy move for `seat`: the best-scored, the first one on a tie; remembered per
-    planning world, so states the seat cannot tell apart ask the same question."""
-    return _chosen(_Plan(blind(state, seat), seat, w))
+    planning world, so states the seat cannot tell apart ask the same question.
+
+    A safety net for what the planning world may get wrong (a hidden card the seat does see, kept
+    somewhere `blind` does not know of): the move is validated on the real state, and if the rules
+    refuse it there, the seat's real legal moves (which it knows) are scored in the planning world
+    instead, any that cannot be played there last."""
+    world = blind(state, seat)
+    move = _chosen(_Plan(world, seat, w))
+    try:
+        AGENDA.validate(state, seat, move)
+    except IllegalMoveError:
+        return _fallback(world, seat, AGENDA.legal_moves(state, seat), w)
+    return move
+
+
+def _fallback(world: State, seat: int, moves: Sequence[Any], w: Weights) -> Any:
+    best, best_score = moves[0], None
+    for move in moves:
+        try:
+            score = evaluate(settle(AGENDA.apply(world, seat, move), seat), seat, w)
+        except IllegalMoveError:
+            continue
+        if best_score is None or score > best_score:
+            best, best_score = move, score
+    return best
 
 
 class _Plan:

@@ -281,6 +281,17 @@ def _check_bots_blind(seats: int, seed: int, report: BlindReport) -> None:
     raise AssertionError("the match did not end")
 
 
+def test_a_move_the_real_state_refuses_is_never_returned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The safety net of `choose`: should the planning world ever offer a move the real state
+    refuses (a hidden card `blind` misplaced), the bot scores the seat's real legal moves instead."""
+    import domain.games.drum_roll.bots as bots_module
+    state = _at("hire_performer")
+    monkeypatch.setattr(bots_module, "_chosen", lambda plan: PlaceCube(performer="P01", level="poor", colour="red"))
+    move = GREEDY(state, 0, random.Random(0))
+    R.validate(state, 0, move)
+    assert move in R.legal_moves(state, 0)
+
+
 # ---- the greedy bot's judgement ---------------------------------------------------------------
 
 
