@@ -368,7 +368,7 @@ def reach(state: State, seat: int, player: Player, phases: int, w: Weights = WEI
             card = state.components.performer(hired.card)
             open_ = unfilled(card.levels[level].cubes, hired.cubes[level])
             mine = slots.setdefault(position, [[], [], []])
-            for colour in sorted(open_.elements()):
+            for colour in sorted(open_.elements(), key=lambda c: (c == ANY, c)):  # a colour before "any"
                 if colour != ANY and cubes[colour] > 0:
                     cubes[colour] -= 1
                     mine[level].append(True)
