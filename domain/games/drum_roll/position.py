@@ -534,7 +534,7 @@ def _placements(state: State, position: DrumRollPosition) -> State:
         error = actions.refusal(state, placed.seat, placed.space)
         if placed.unlocked:  # DR-21.10: the card opens a taken or closed cube action, nothing else
             if error is None:
-                error = IllegalMoveError("DR-21.10", f"the {placed.space} action was open: no Unlock card is played there")
+                error = IllegalMoveError("DR-21.10", f"the {placed.space} action was open: no Unlock card is needed")
             elif error.rule in ("DR-5.2", "DR-5.3"):
                 error = actions.unlocked_refusal(state, placed.seat, placed.space)
         if error is not None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 from domain.kernel.canonical import JSON
 from domain.kernel.components import ComponentSet
 from domain.kernel.contract import (
+    Bot,
     Decision,
     MatchConfig,
     OptionsModel,
@@ -28,8 +29,8 @@ from domain.kernel.contract import (
 from domain.kernel.errors import InvalidOptionsError
 from domain.kernel.viewers import Viewer
 
+from . import bots, flow, scoring, views, vote
 from . import cards as cards_module
-from . import flow, scoring, views, vote
 from . import moves as mv
 from .components import DrumRollComponents, default_components
 from .moves import MOVE_ADAPTER
@@ -91,6 +92,9 @@ class DrumRollRules(Ruleset[State, BaseModel]):
 
     def resolve(self, state: State, outcome: JSON) -> State:
         return AGENDA.resolve(state, outcome)
+
+    def bots(self) -> dict[str, Bot]:
+        return bots.bots(self)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)
