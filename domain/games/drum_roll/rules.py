@@ -47,7 +47,7 @@ match runs (the hand is hidden), so the kernel reveals the choice when the match
 class DrumRollRules(Ruleset[State, BaseModel]):
     name: ClassVar[str] = "drum-roll"
     title: ClassVar[str] = "Drum Roll"
-    engine_version: ClassVar[str] = "0.3.0"
+    engine_version: ClassVar[str] = "1.0.0"
     rule_prefix: ClassVar[str] = "DR"
     variants: ClassVar[Mapping[str, VariantInfo]] = {
         "standard": VariantInfo("The base game for 2 to 4 players (DR-0.1, DR-22)", 2, 4),

@@ -70,13 +70,17 @@ def double_vote_card(state: State, seat: int) -> str | None:
 
 
 def double_legal(state: State, seat: int, step: Step) -> list[mv.PlayDoubleVote]:
-    return [mv.PlayDoubleVote(play=True), mv.PlayDoubleVote(play=False)]
+    play = [mv.PlayDoubleVote(play=True)] if double_vote_card(state, seat) is not None else []
+    return [*play, mv.PlayDoubleVote(play=False)]
 
 
 def double_needed(state: State, step: Step) -> bool:
+    """Asked of every seat holding any investment card, whatever the cards: how many cards a seat
+    holds is public, which they are is not, so asking only the holders of a Double vote card would
+    tell the table what is in their hands (as for Longer applause, applause.py)."""
     seat = step.seat
     assert seat is not None
-    return double_vote_card(state, seat) is not None
+    return bool(state.players[seat].hand)
 
 
 def double_validate(state: State, seat: int, step: Step, move: mv.PlayDoubleVote) -> None:

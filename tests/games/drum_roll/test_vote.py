@@ -130,3 +130,16 @@ def test_dr_10_1_votes_only_after_rounds_5_and_6() -> None:
     illegal(state, 1, {"type": "cast_vote", "postpone": True}, "DR-10.1")
     voted = voting(5)
     illegal(voted, 0, {"type": "cast_vote", "postpone": True}, "DR-10.2")  # seat 1 votes first
+
+
+def test_dr_21_18_any_hand_is_asked_so_the_question_reveals_no_card() -> None:
+    """Seat 2 holds a card that is not a Double vote: it is asked too, and may only decline, so the
+    question tells the table nothing about which cards a hand holds."""
+    hands = sharing().with_player(1, hand=(HandCard("I25"),)).with_player(2, hand=(HandCard("I01"),))
+    state = ballot(ballot(ballot(voting(5, state=hands), 1, False), 2, True), 0, True)
+    state = move(state, 1, {"type": "play_double_vote", "play": False})
+    assert RULESET.decision(state).seats == (2,)
+    assert RULESET.legal_moves(state, 2) == [RULESET.parse_move({"type": "play_double_vote", "play": False})]
+    illegal(state, 2, {"type": "play_double_vote", "play": True}, "DR-21.18")
+    state = move(state, 2, {"type": "play_double_vote", "play": False})
+    assert state.round == 6  # 2 postpone : 1 perform
