@@ -29,6 +29,7 @@ def pass_(state: State, seat: int) -> State:
 
 
 def test_dr_4_1_markers_go_clockwise_from_the_start_player() -> None:
+    """Rules: DR-4.1."""
     state = placing()
     assert [player.markers for player in state.players] == [3, 3, 3]
     assert (state.round, state.performance) == (1, 1)
@@ -41,6 +42,7 @@ def test_dr_4_1_markers_go_clockwise_from_the_start_player() -> None:
 
 
 def test_dr_4_4_dr_4_2_a_placement_does_nothing_yet_and_stacks_in_order() -> None:
+    """Rules: DR-4.4, DR-4.2."""
     state = placing()
     state = place(state, 1, "investment")
     state = place(state, 2, "investment")
@@ -61,6 +63,7 @@ def test_dr_5_3_ex_9_three_players_use_at_most_three_cube_actions() -> None:
 
 
 def test_dr_5_4_amb_32_one_player_may_take_two_cube_actions() -> None:
+    """Rules: DR-5.4."""
     state = place(placing(), 1, "white")
     state = pass_(pass_(state, 2), 0)
     state = place(state, 1, "blue")
@@ -118,11 +121,13 @@ def test_dr_4_1_another_seat_cannot_place_now() -> None:
 
 
 def test_dr_5_16_amb_2_passing_pays_one_money_at_once() -> None:
+    """Rules: DR-5.16."""
     state = pass_(placing(), 1)
     assert state.players[1].money == 7 and state.players[1].markers == 2
 
 
 def test_dr_5_17_a_player_with_no_legal_space_passes() -> None:
+    """Rules: DR-5.17."""
     state = placing(action_limits="in_total")
     for step in (Step("cube", seat=0, colour="white"), Step("cube", seat=2, colour="yellow"),
                  Step("cube", seat=0, colour="green"), Step("ticket", seat=2), Step("ticket", seat=0),
@@ -151,6 +156,7 @@ def resolving() -> State:
 
 
 def test_dr_6_1_cube_actions_then_tickets_then_investments_in_stack_order() -> None:
+    """Rules: DR-6.1."""
     state = resolving()
     # cube and ticket resolved by themselves: seat 1 +1 red, seat 2 +1 money (ticket space 1)
     assert state.players[1].cubes == {"white": 1, "yellow": 1, "red": 1} and state.cubes["red"] == 24
@@ -165,6 +171,7 @@ def test_dr_6_1_cube_actions_then_tickets_then_investments_in_stack_order() -> N
 
 
 def test_dr_6_1_dr_6_2_dr_5_11_amb_4_hires_in_stack_order_and_a_hired_card_is_gone() -> None:
+    """Rules: DR-6.1, DR-6.2."""
     state = chance(resolving(), "I27", "I15")
     state = evolve(state, performer_row=(RowCard("P01", 1), *state.performer_row[1:]), discounts=43)
     state = move(state, 1, {"type": "hire_performer", "card": "P01"})
@@ -177,6 +184,7 @@ def test_dr_6_1_dr_6_2_dr_5_11_amb_4_hires_in_stack_order_and_a_hired_card_is_go
 
 
 def test_dr_5_18_a_declined_hire_gets_no_money_and_dr_5_13_the_helper_hire() -> None:
+    """Rules: DR-5.18, DR-5.13."""
     state = chance(resolving(), "I27", "I15")
     state = move(state, 1, {"type": "decline"})
     assert state.players[1].money == 7
@@ -195,6 +203,7 @@ def test_dr_5_15_amb_33_a_card_must_be_paid_in_full() -> None:
 
 
 def test_dr_5_15_dr_5_18_with_nothing_affordable_the_hire_has_no_effect() -> None:
+    """Rules: DR-5.15, DR-5.18."""
     state = placing()
     state = place(state, 1, "hire_performer").with_player(1, money=0)
     state = place(pass_(pass_(state, 2), 0), 1, "red")
@@ -207,6 +216,7 @@ def test_dr_5_15_dr_5_18_with_nothing_affordable_the_hire_has_no_effect() -> Non
 
 
 def test_dr_5_10_amb_33_an_investment_with_no_money_has_no_effect() -> None:
+    """Rules: DR-5.10."""
     state = place(placing(), 1, "investment")
     state = state.with_player(1, money=0)
     for _ in range(8):
@@ -216,6 +226,7 @@ def test_dr_5_10_amb_33_an_investment_with_no_money_has_no_effect() -> None:
 
 
 def test_dr_7_1_ex_8_discount_progression_and_discard() -> None:
+    """Rules: DR-7.1."""
     state = placing()
     state = evolve(state, performer_row=(RowCard("P03"),), helper_row=(), agenda=(Step("upkeep"),))
     assert RULESET.default_components().performer("P03").hire_cost == 3  # type: ignore[attr-defined]
@@ -230,6 +241,7 @@ def test_dr_7_1_ex_8_discount_progression_and_discard() -> None:
 
 
 def test_dr_7_1_a_whole_round_puts_one_token_on_each_card_left() -> None:
+    """Rules: DR-7.1."""
     state = placing()
     for _ in range(9):
         state = pass_(state, RULESET.decision(state).seats[0])
@@ -241,6 +253,7 @@ def test_dr_7_1_a_whole_round_puts_one_token_on_each_card_left() -> None:
 
 
 def test_dr_16_2_with_no_tokens_left_cards_get_none() -> None:
+    """Rules: DR-16.2."""
     state = placing()
     state = evolve(state, performer_row=(RowCard("P03", 1), RowCard("P10")), helper_row=(RowCard("H01"),),
                    discounts=1, agenda=(Step("upkeep"),))

@@ -44,7 +44,7 @@ def test_bots_are_named_random_first_then_greedy() -> None:
 @pytest.mark.parametrize(("seats", "seed"), [(2, 1), (2, 2), (3, 3), (3, 4), (4, 5), (4, 6)])
 def test_dr_3_4_greedy_and_random_play_the_match_to_its_end(seats: int, seed: int) -> None:
     """Greedy bots in every other seat (the rest random) play to where the first performance would
-    begin (DR-3.5); the driver validates every move they return, so an illegal one would raise."""
+    begin (DR-3.5); the driver validates every move they return, so an illegal one would raise. Rules: DR-3.4."""
     greedy_seats = {seat: GREEDY for seat in range(seats) if (seat + seed) % 2 == 0}
     match = play(R, config(seats), seed=seed, bots=greedy_seats)
     assert match.state.over and R.decision(match.state).over
@@ -155,7 +155,8 @@ def test_dr_2_9_dr_5_8_dr_10_2_greedy_move_ignores_what_its_seat_cannot_see(seat
     draws and choices and their ballots before the reveal may be anything the seat cannot see: in
     every such state the seat's view, its planning world (`blind`), the score of every legal move
     and the greedy move are the same. The states are every decision of a match where something is
-    hidden from the seat to move, with a card under the deck and a hand for every other seat."""
+    hidden from the seat to move, with a card under the deck and a hand for every other seat.
+    Rules: DR-2.9, DR-5.8, DR-10.2."""
     rng = random.Random(seats)
     checked = draft = ballot = 0
     for state in _decision_points(seats, seed=10 + seats):
@@ -193,6 +194,7 @@ def _vote_in_progress() -> tuple[State, int]:
 
 
 def test_dr_10_2_a_hidden_ballot_does_not_change_the_greedy_vote() -> None:
+    """Rules: DR-10.2."""
     state, seat = _vote_in_progress()
     voted = [other for other, ballot in enumerate(state.votes) if ballot is not None and other != seat]
     moves = set()
@@ -206,7 +208,7 @@ def test_dr_10_2_a_hidden_ballot_does_not_change_the_greedy_vote() -> None:
 
 def test_dr_2_9_the_draft_in_progress_hides_the_others_draws() -> None:
     """During the opening draft another seat's two draws and its kept card are replaced in the
-    planning world by stand-ins that depend on what the seat sees (counts, and whether it kept)."""
+    planning world by stand-ins that depend on what the seat sees (counts, and whether it kept). Rules: DR-2.9."""
     states = [s for s in _decision_points(3, seed=4) if s.agenda[0].kind == "keep_performer"]
     state = states[-1]
     seat = R.decision(state).seats[0]
@@ -222,7 +224,7 @@ def test_dr_2_9_the_draft_in_progress_hides_the_others_draws() -> None:
 def test_dr_18_9_blind_replaces_investment_cards_in_other_seats_steps() -> None:
     """A look-at-cards reward (built on another branch) may hold the cards looked at in a step of
     the agenda: another seat's step is blinded (the cards replaced by stand-ins, the rest kept),
-    the seat's own step is kept as it is."""
+    the seat's own step is kept as it is. Rules: DR-18.9."""
     from domain.kernel.agenda import Step, push
     state = _decision_points(2, seed=3)[30]
     seat = R.decision(state).seats[0]
@@ -316,7 +318,7 @@ def test_dr_17_4_a_cube_on_the_lowest_level_is_worth_more_than_higher_up() -> No
 
 def test_dr_8_1_greedy_places_a_cube_that_completes_the_poor_level() -> None:
     """In the sharing phase, with a cube fitting its performer's empty poor level, the greedy bot
-    places it there rather than finishing."""
+    places it there rather than finishing. Rules: DR-8.1."""
     state = _at("share")
     player = state.players[0]
     hired = Hired(player.performers[0].card)
@@ -330,7 +332,7 @@ def test_dr_8_1_greedy_places_a_cube_that_completes_the_poor_level() -> None:
 def test_dr_10_2_greedy_postpones_when_its_performers_are_not_ready() -> None:
     """At the vote, with a performer whose poor level is empty and a cube for it in supply, one
     more sharing phase is worth more than nothing: postpone. With every level of every performer
-    filled nothing is left to gain: perform."""
+    filled nothing is left to gain: perform. Rules: DR-10.2."""
     state = _at("ballot", seed=2)
     player = state.players[0]
     hired = Hired(player.performers[0].card)
@@ -351,7 +353,7 @@ def test_dr_10_2_greedy_postpones_when_its_performers_are_not_ready() -> None:
 def test_dr_21_18_greedy_plays_a_double_vote_only_when_it_turns_the_result() -> None:
     """Three seats, seat 0 starting: seat 0 voted perform, seats 1 and 2 postpone. A Double vote
     makes 2 against 2, and the tie goes the start player's way (DR-10.4): seat 0 plays it. Had
-    seat 1 voted perform too, it would win anyway: seat 0 keeps its card."""
+    seat 1 voted perform too, it would win anyway: seat 0 keeps its card. Rules: DR-21.18."""
     state = _at("ballot", seats=3, seed=2)
     double = next(card.id for card in state.components.investments if card.kind == "double_vote")
     from domain.kernel.agenda import Step

@@ -23,6 +23,7 @@ def test_the_type_ids_circus_reads_are_in_the_data() -> None:
 
 
 def test_dr_20_1_dr_20_3_amb_18_trailer_spots() -> None:
+    """Rules: DR-20.1, DR-20.3."""
     state = table(hired("P37", 0, flipped=1), hired("P10", 0, flipped=1), hired("P11", 0, flipped=1, trailer=True))
     assert circus.trailer_spots(state, SEAT) == (("P10", None), ("P37", None), ("P37", "P10"))
     none_bizarre = table(hired("P10", 0, flipped=1), hired("P12", 0, flipped=1))
@@ -30,6 +31,7 @@ def test_dr_20_1_dr_20_3_amb_18_trailer_spots() -> None:
 
 
 def test_dr_16_4_dr_20_6_no_spot_without_a_trailer_in_the_supply_or_a_performer_without_one() -> None:
+    """Rules: DR-16.4, DR-20.6."""
     state = table(hired("P37", 0, flipped=1), hired("P10", 0, flipped=1))
     assert circus.trailer_spots(evolve(state, trailers=0), SEAT) == ()
     assert circus.trailer_spots(table(hired("P10", 0, flipped=1, trailer=True)), SEAT) == ()
@@ -37,6 +39,7 @@ def test_dr_16_4_dr_20_6_no_spot_without_a_trailer_in_the_supply_or_a_performer_
 
 
 def test_dr_20_3_a_shared_trailer_fills_both_performers() -> None:
+    """Rules: DR-20.3."""
     state = table(hired("P37", 0, flipped=1), hired("P38", 0, flipped=1), hired("P10", 0, flipped=1))
     state = circus.assign_trailer(state, SEAT, "P37", "P38")
     found = circus_of(state)
@@ -46,6 +49,7 @@ def test_dr_20_3_a_shared_trailer_fills_both_performers() -> None:
 
 
 def test_dr_20_7_amb_19_a_fired_performers_shared_trailer_stays_with_its_sharer() -> None:
+    """Rules: DR-20.7."""
     state = table(hired("P37", 2, flipped=None, trailer=True), hired("P10", 0, flipped=1, shares_trailer_of="P37"))
     state = circus.fire(state, SEAT, "P37")
     found = circus_of(state)
@@ -55,18 +59,21 @@ def test_dr_20_7_amb_19_a_fired_performers_shared_trailer_stays_with_its_sharer(
 
 
 def test_dr_20_7_a_fired_sharer_leaves_the_trailer_to_its_owner() -> None:
+    """Rules: DR-20.7."""
     state = table(hired("P37", 0, flipped=1, trailer=True), hired("P10", 0, flipped=1, shares_trailer_of="P37"))
     state = circus.fire(state, SEAT, "P10")
     assert circus_of(state)["P37"].trailer and state.trailers == 17 and total_trailers(state) == 18
 
 
 def test_dr_20_7_an_unshared_trailer_goes_back_to_the_supply() -> None:
+    """Rules: DR-20.7."""
     state = table(hired("P10", 0, flipped=1, trailer=True))
     state = circus.fire(state, SEAT, "P10")
     assert state.trailers == 18 and circus_of(state) == {}
 
 
 def test_dr_21_5_firing_a_magician_checks_the_hand_limit() -> None:
+    """Rules: DR-21.5."""
     state = circus.fire(table(hired("P01", 0, flipped=1)), SEAT, "P01")
     assert state.agenda[0] == Step("hand_limit", seat=SEAT)
     other = circus.fire(table(hired("P10", 0, flipped=1)), SEAT, "P10")
@@ -74,6 +81,7 @@ def test_dr_21_5_firing_a_magician_checks_the_hand_limit() -> None:
 
 
 def test_dr_11_8_dr_20_7_a_performer_fired_in_the_performance_leaves_its_trailer_to_its_sharer() -> None:
+    """Rules: DR-11.8, DR-20.7."""
     state = show(hired("P37", 0, trailer=True), hired("P10", 0, flipped=1, shares_trailer_of="P37"), performance=2)
     assert state.over and state.players[SEAT].money == 10 - 2 and state.players[SEAT].fame == -1
     found = circus_of(state)

@@ -19,6 +19,7 @@ def _data() -> dict[str, Any]:
 
 
 def test_dr_1_5_dr_1_2_the_default_set_has_every_card_and_token() -> None:
+    """Rules: DR-1.5, DR-1.2."""
     components = default_components()
     assert len(components.performers) == 45
     assert len(components.helpers) == 15
@@ -33,6 +34,7 @@ def test_dr_1_5_dr_1_2_the_default_set_has_every_card_and_token() -> None:
 
 
 def test_dr_5_3_dr_2_4_dr_2_5_dr_22_3_the_player_count_constants() -> None:
+    """Rules: DR-5.3, DR-2.4, DR-2.5, DR-22.3."""
     rows = {count.players: count for count in default_components().player_counts}
     assert [rows[n].cube_actions for n in (2, 3, 4)] == [2, 3, 4]
     assert [rows[n].helper_row for n in (2, 3, 4)] == [3, 3, 4]
@@ -42,6 +44,7 @@ def test_dr_5_3_dr_2_4_dr_2_5_dr_22_3_the_player_count_constants() -> None:
 
 
 def test_dr_21_14_dr_21_17_investment_copies_and_confidence_marks() -> None:
+    """Rules: DR-21.14, DR-21.17."""
     components = default_components()
     kinds = [card.kind for card in components.investments]
     assert kinds.count("longer_applause") == 5
@@ -60,6 +63,7 @@ def test_amb_35_a_level_requirement_is_a_list_of_colours() -> None:
 
 
 def test_dr_19_7_dr_19_8_agent_and_secretary_exchanges() -> None:
+    """Rules: DR-19.7, DR-19.8."""
     components = default_components()
     agent = components.helper("H06")
     secretary = components.helper("H11")

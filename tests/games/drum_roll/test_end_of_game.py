@@ -40,6 +40,7 @@ def awards(state: State, seat: int) -> list[tuple[str, int, str]]:
 
 
 def test_dr_14_3_dr_14_7_largest_show_goes_to_every_tied_leader() -> None:
+    """Rules: DR-14.7."""
     state = circus(table(), 0, "P01", "P02", "P11", "P12")
     state = circus(state, 1, "P20", "P21", "P29", Hired("P30", flipped=1))  # DR-14.9: a flipped one counts
     state = circus(state, 2, "P38", "P39", "P40")
@@ -55,6 +56,7 @@ def test_dr_14_3_a_lone_leader_gets_largest_show_alone() -> None:
 
 
 def test_dr_14_4_dr_14_7_dr_14_9_variety_for_everyone_with_all_five_types() -> None:
+    """Rules: DR-14.7, DR-14.9."""
     state = circus(table(), 0, *ONE_OF_EACH)
     state = circus(state, 1, "P02", "P11", "P20", "P29", Hired("P38", flipped=2), "P39")
     state = circus(state, 2, "P03", "P12", "P21", "P30", "P31", "P32")  # no bizarre performer
@@ -86,10 +88,12 @@ def test_dr_14_5_amb_11_flipped_performers_count_as_dazzling() -> None:
 
 
 def test_dr_14_5_amb_11_perfect_show_needs_at_least_one_performer() -> None:
+    """Rules: DR-14.5."""
     assert perfect_for() == []
 
 
 def test_dr_14_6_dr_14_7_large_troupe_for_everyone_with_8_performers_or_more() -> None:
+    """Rules: DR-14.7."""
     eight = ("P01", "P02", "P11", "P12", "P20", "P21", "P29", "P30")
     state = circus(table(), 0, *eight)
     state = circus(state, 1, *("P03", "P13", "P22", "P31", "P38", "P39", "P40"), Hired("P41", flipped=1))
@@ -119,6 +123,7 @@ def investments(state: State, seat: int) -> list[tuple[str, int, str]]:
 
 
 def test_dr_21_13_dr_20_8_the_trailer_bonus_counts_each_token_once() -> None:
+    """Rules: DR-20.8."""
     performers = (Hired("P43", trailer=True), Hired("P01", shares_trailer_of="P43"), Hired("P10", trailer=True), "P19")
     state = scored(circus(table(), 0, *performers, hand=hand("I07")))
     assert investments(state, 0) == [("I07", 2, "DR-21.13")]
@@ -138,12 +143,14 @@ def test_dr_21_16_the_resource_bonus_counts_the_cube_supply_by_threes(cubes: int
 
 
 def test_dr_21_7_dr_21_10_to_dr_21_12_amb_21_a_never_used_card_scores_its_fame() -> None:
+    """Rules: DR-21.7."""
     cards = hand("I01", "I03", "I05", HandCard("I06", used=1), "I25")
     state = scored(circus(table(), 1, "P01", hand=cards))
     assert investments(state, 1) == [("I01", 1, "DR-21.10"), ("I03", 1, "DR-21.11"), ("I05", 1, "DR-21.12")]
 
 
 def test_dr_21_8_amb_25_only_cards_in_hand_score() -> None:
+    """Rules: DR-21.8."""
     state = evolve(circus(table(), 0, Hired("P01", trailer=True), helpers=("H02",)), investment_discard=("I07", "I13"))
     assert investments(scored(state), 0) == []
 
@@ -152,6 +159,7 @@ def test_dr_14_1_dr_14_2_the_end_of_game_follows_the_3rd_performances_wages() ->
     # Every performer was flipped in performance 2, so none performs in the 3rd (DR-11.10) and each
     # costs its secondary wage (0 for these cards, DR-17.8); seat 0 holds a card, so it is asked
     # about Longer applause (DR-21.14) and declines.
+    """Rules: DR-14.1, DR-14.2."""
     flipped = tuple(Hired(card, flipped=2) for card in ONE_OF_EACH)
     state = circus(table(), 0, *flipped, helpers=("H05",), deposit=10, money=20, hand=hand("I01"))
     state = run(last(state), Step("performance"))
@@ -212,6 +220,7 @@ def conserved(state: State) -> None:
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_dr_3_1_dr_14_1_a_random_match_plays_three_performances_to_its_end(seats: int, seed: int) -> None:
+    """Rules: DR-3.1, DR-14.1."""
     state, kinds = play(seats, seed)
     assert RULESET.decision(state).over and state.over and state.agenda == ()
     assert state.performance == 3 and state.round in (5, 6, 7)

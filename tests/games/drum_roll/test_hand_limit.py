@@ -32,6 +32,7 @@ def acrobats(state: State, seat: int) -> State:
 
 
 def test_dr_21_3_amb_20_two_plus_one_per_magician_flipped_ones_included() -> None:
+    """Rules: DR-21.3."""
     state = sharing()
     assert hand_limit(acrobats(state, 0), 0) == 2
     circus = (Hired("P01"), Hired("P02", flipped=1), Hired("P10"))
@@ -40,6 +41,7 @@ def test_dr_21_3_amb_20_two_plus_one_per_magician_flipped_ones_included() -> Non
 
 
 def test_dr_5_8_dr_21_4_over_the_limit_after_a_draw_the_new_card_may_be_discarded() -> None:
+    """Rules: DR-5.8."""
     state = hand(acrobats(resolving(), 0), 0, "I27", "I15")  # seat 0: two investments to resolve
     state = chance(state, "I29")
     assert state.agenda[0] == Step("hand_limit", seat=0) and RULESET.decision(state).seats == (0,)
@@ -60,6 +62,7 @@ def test_dr_5_8_dr_21_4_over_the_limit_after_a_draw_the_new_card_may_be_discarde
 
 
 def test_dr_21_4_at_the_limit_nothing_is_asked() -> None:
+    """Rules: DR-21.4."""
     state = chance(hand(acrobats(resolving(), 0), 0, "I27"), "I29")
     assert len(state.players[0].hand) == 2 and RULESET.decision(state).chance is not None
 
@@ -85,6 +88,7 @@ def test_dr_21_8_amb_25_bonus_cards_count_towards_the_limit_and_can_only_be_disc
 
 
 def test_dr_21_5_amb_20_a_magician_leaving_brings_the_excess_at_once() -> None:
+    """Rules: DR-21.5."""
     state = sharing()  # seat 1 shares first; its circus: P07 and P06, both magicians
     state = hand(state, 1, "I27", "I15", "I03", "I28")  # at its limit of 4
     assert RULESET.decision(state).seats == (1,)
@@ -95,6 +99,7 @@ def test_dr_21_5_amb_20_a_magician_leaving_brings_the_excess_at_once() -> None:
 
 
 def test_dr_21_5_fire_performer_on_a_magician_checks_the_hand_after_the_card_is_spent() -> None:
+    """Rules: DR-21.5."""
     state = hand(sharing(), 1, "I05", "I27", "I15", "I28")  # 4 cards, limit 4
     state = move(state, 1, play("I05", performer="P07"))
     assert len(state.players[1].hand) == 3 and hand_limit(state, 1) == 3
@@ -108,6 +113,7 @@ def test_dr_21_5_fire_performer_on_a_magician_checks_the_hand_after_the_card_is_
 
 
 def test_dr_21_4_other_seats_see_neither_the_hand_nor_the_card_drawn() -> None:
+    """Rules: DR-21.4."""
     state = hand(acrobats(resolving(), 0), 0, "I27", "I15")
     state = evolve(state, investment_deck=(), investment_bottom=("I29",))
     state = chance(state, "I29")

@@ -57,6 +57,7 @@ def cards_of(state: State, seat: int) -> list[str]:
 
 
 def test_dr_21_19_dr_21_6_extra_income_pays_its_coins_and_is_discarded_in_the_placement_turn() -> None:
+    """Rules: DR-21.19."""
     state = move(hand(placing(), 1, "I27"), 1, play("I27"))
     assert state.players[1].money == 6 + 4 and state.players[1].hand == ()
     assert state.investment_discard == ("I27",)  # DR-21.6: its one use is spent
@@ -106,6 +107,7 @@ def bizarre_circus(state: State, seat: int) -> State:
 
 
 def test_dr_21_11_dr_20_3_a_trailer_card_puts_a_trailer_on_a_free_performer_or_shares_a_bizarre_one() -> None:
+    """Rules: DR-21.11, DR-20.3."""
     state = hand(bizarre_circus(placing(), 1), 1, "I03")
     plays = [(m.performer, m.shared_by) for m in RULESET.legal_moves(state, 1) if m.type == "play_investment"]
     assert plays == [("P10", None), ("P37", None), ("P37", "P10")]
@@ -132,6 +134,7 @@ def test_dr_21_12_fire_performer_in_the_sharing_turn_no_severance_no_fame_cubes_
 
 
 def test_dr_20_7_amb_19_a_fired_performers_trailer_stays_with_its_sharer_or_returns() -> None:
+    """Rules: DR-20.7."""
     state = bizarre_circus(placing(), 1)
     shared = state.with_player(1, performers=(Hired("P37", trailer=True), Hired("P10", shares_trailer_of="P37")))
     shared = move(hand(evolve(shared, trailers=17), 1, "I05"), 1, play("I05", performer="P37"))
@@ -217,6 +220,7 @@ def test_dr_21_10_unlock_is_not_for_a_space_of_ones_own() -> None:
 
 
 def test_dr_21_10_dr_5_3_unlock_opens_a_cube_action_closed_by_the_player_count() -> None:
+    """Rules: DR-21.10."""
     state = place(place(place(placing(), 1, "white"), 2, "yellow"), 0, "green")
     state = hand(state, 1, "I02")
     illegal(state, 1, {"type": "place_marker", "space": "blue"}, "DR-5.3")
@@ -226,6 +230,7 @@ def test_dr_21_10_dr_5_3_unlock_opens_a_cube_action_closed_by_the_player_count()
 
 
 def test_dr_6_3_amb_23_a_short_supply_goes_to_the_earlier_marker_first() -> None:
+    """Rules: DR-6.3."""
     state = evolve(place(placing(), 1, "white"), cubes={**placing().cubes, "white": 1})
     state = move(hand(state, 2, "I01"), 2, unlock("white", "I01"))
     for _ in range(7):
@@ -235,6 +240,7 @@ def test_dr_6_3_amb_23_a_short_supply_goes_to_the_earlier_marker_first() -> None
 
 
 def test_dr_5_17_dr_21_10_with_every_space_closed_an_unlock_card_still_gives_a_choice() -> None:
+    """Rules: DR-5.17, DR-21.10."""
     state = placing(action_limits="in_total")
     for step in (Step("cube", seat=0, colour="white"), Step("cube", seat=2, colour="yellow"),
                  Step("cube", seat=0, colour="green"), Step("ticket", seat=2), Step("ticket", seat=0),
@@ -254,6 +260,7 @@ def test_dr_5_17_dr_21_10_with_every_space_closed_an_unlock_card_still_gives_a_c
 
 
 def test_dr_18_9_dr_5_8_once_the_deck_is_empty_the_cards_under_it_are_drawn_in_order() -> None:
+    """Rules: DR-18.9, DR-5.8."""
     state = evolve(resolving(), investment_deck=(), investment_bottom=("I03", "I27"))
     spec = RULESET.decision(state).chance
     assert spec is not None and spec.outcomes == (("I03", 1),) and spec.visible_to == (0,)
@@ -265,6 +272,7 @@ def test_dr_18_9_dr_5_8_once_the_deck_is_empty_the_cards_under_it_are_drawn_in_o
 
 
 def test_dr_16_3_an_empty_deck_takes_the_discard_pile_and_the_draw_is_over_it() -> None:
+    """Rules: DR-16.3."""
     state = evolve(resolving(), investment_deck=(), investment_discard=("I27", "I15", "I28"))
     spec = RULESET.decision(state).chance
     assert spec is not None and spec.visible_to == (0,)
@@ -276,6 +284,7 @@ def test_dr_16_3_an_empty_deck_takes_the_discard_pile_and_the_draw_is_over_it() 
 
 
 def test_dr_5_10_dr_16_3_with_nothing_to_draw_the_marker_returns_with_no_money() -> None:
+    """Rules: DR-5.10, DR-16.3."""
     state = AGENDA.advance(evolve(resolving(), investment_deck=()))
     assert RULESET.decision(state).seats == (1,)  # both investments passed over: the hires
     assert state.players[0].hand == () and state.players[0].money == 8 + 1

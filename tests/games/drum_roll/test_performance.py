@@ -29,6 +29,7 @@ def dazzle(state: State, flip: bool, seat: int = SEAT) -> State:
 
 
 def test_dr_11_1_amb_38_seats_perform_clockwise_from_the_start_player() -> None:
+    """Rules: DR-11.1."""
     two = (hired("P10", 1), hired("P11", 1))
     state = show(*two, others={0: (hired("P12", 1), hired("P13", 1)), 2: (hired("P14", 1), hired("P15", 1))})
     seen = []
@@ -84,6 +85,7 @@ def test_dr_11_2_a_performer_performs_once_per_performance() -> None:
 ])
 def test_dr_17_4_dr_17_5_ex_3_the_level_is_the_run_of_filled_levels_from_the_first(
         cubes: tuple[tuple[str, ...], ...], level: int) -> None:
+    """Rules: DR-17.4, DR-17.5."""
     state = show()
     assert level_of(state, Hired("P10", cubes=cubes)) == level  # the Tightrope Walker: red, yellow, white
 
@@ -97,12 +99,14 @@ def test_ex_3_cubes_placed_out_of_order_then_completed_give_a_dazzling_performan
 
 
 def test_dr_11_4_dr_11_7_a_weak_performance_gives_its_own_reward_only() -> None:
+    """Rules: DR-11.4, DR-11.7."""
     state = show(hired("P10", 1))
     assert state.players[SEAT].money == 12 and state.players[SEAT].fame == 0
     assert (circus_of(state)["P10"].level, circus_of(state)["P10"].performed) == (1, 1)  # DR-11.14
 
 
 def test_dr_11_5_dr_11_7_amb_9_a_good_performance_gives_its_reward_not_the_weak_one_too() -> None:
+    """Rules: DR-11.5, DR-11.7."""
     state = show(hired("P10", 2))
     assert state.players[SEAT].money == 13  # 3, not 2 + 3
     assert circus_of(state)["P10"].level == 2
@@ -118,6 +122,7 @@ def test_dr_17_1_a_level_gives_its_printed_fame_with_its_reward() -> None:
 
 
 def test_dr_11_6_ex_2_a_dazzling_performer_takes_its_reward_and_keeps_its_cubes() -> None:
+    """Rules: DR-11.6."""
     state = show(hired("P10", 3))
     assert RULESET.legal_moves(state, SEAT) == [RULESET.parse_move({"type": "choose_dazzling", "flip": False}),
                                                 RULESET.parse_move({"type": "choose_dazzling", "flip": True})]
@@ -141,6 +146,7 @@ def test_dr_11_6_dr_17_6_ex_2_or_flips_for_its_flip_fame() -> None:
 
 
 def test_dr_11_10_dr_17_7_amb_10_a_performer_flipped_earlier_does_not_perform_and_is_not_fired() -> None:
+    """Rules: DR-11.10, DR-17.7."""
     state = show(hired("P10", 0, flipped=1, level=3, performed=1), performance=2)
     assert state.over  # nothing to decide
     card = circus_of(state)["P10"]
@@ -151,6 +157,7 @@ def test_dr_11_10_dr_17_7_amb_10_a_performer_flipped_earlier_does_not_perform_an
 
 @pytest.mark.parametrize(("bizarre", "fame"), [(1, 1), (2, 2), (3, 4), (4, 4)])
 def test_dr_18_4_a_bizarre_performers_flip_fame_depends_on_how_many_the_circus_holds(bizarre: int, fame: int) -> None:
+    """Rules: DR-18.4."""
     others = [hired(card, 0, flipped=1) for card in ("P38", "P39", "P40")[: bizarre - 1]]
     state = dazzle(show(hired("P37", 3), *others, performance=2), flip=True)  # P37's table: 1, 2, 4
     assert state.players[SEAT].fame == fame
@@ -192,6 +199,7 @@ def test_dr_15_2_ex_4_moscow_gives_4_fame_for_3_magicians_and_2_trainers() -> No
 
 
 def test_dr_15_4_ex_4_moscow_counts_the_same_when_they_all_perform() -> None:
+    """Rules: DR-15.4."""
     circus = [hired(card, 1) for card in ("P01", "P02", "P03", "P28", "P29")]  # all weak
     state = show(*circus, region="moscow")  # the trainers' conversions need cubes: none to pay
     while not state.over:
@@ -219,6 +227,7 @@ def region_table() -> State:
 
 
 def test_dr_15_4_amb_14_the_region_counts_the_circus_after_performing_flipped_in_fired_out() -> None:
+    """Rules: DR-15.4."""
     state = region_table()
     state = perform(state, "P03")  # fired: -1, severance 3 paid
     state = perform(state, "P28")  # the other trainer goes by itself
@@ -228,6 +237,7 @@ def test_dr_15_4_amb_14_the_region_counts_the_circus_after_performing_flipped_in
 
 
 def test_dr_15_4_amb_14_the_other_reading_counts_only_the_performers_that_performed() -> None:
+    """Rules: DR-15.4."""
     state = RULESET.decode_state(RULESET.encode_state(region_table()),
                                  config(3, start_player=1, region_count="performed_only"))
     state = perform(perform(state, "P03"), "P28")
@@ -239,6 +249,7 @@ def test_dr_15_4_amb_14_the_other_reading_counts_only_the_performers_that_perfor
 
 
 def test_dr_11_13_dr_19_4_dr_19_5_brass_band_fame_and_popcorn_money_at_the_end_of_the_performance() -> None:
+    """Rules: DR-11.13, DR-19.5."""
     state = show(hired("P10", 1), helpers=("H03", "H04"))
     player = state.players[SEAT]
     assert (player.money, player.fame) == (10 + 2 + 3, 2)
@@ -283,6 +294,7 @@ def test_dr_21_14_amb_22_longer_applause_counts_dazzling_and_weak_performers_of_
 
 
 def test_dr_21_14_longer_applause_may_be_kept_and_is_not_asked_without_one() -> None:
+    """Rules: DR-21.14."""
     state = performed_all(applause_table())
     state = move(state, SEAT, {"type": "done_applause"})
     assert state.over and state.players[SEAT].hand == (HandCard("I09"), HandCard("I08"))
@@ -301,6 +313,7 @@ def test_dr_21_14_any_hand_is_asked_so_the_question_reveals_no_card() -> None:
 
 
 def test_dr_3_5_dr_19_2_the_performance_is_the_organiser_then_each_seats_part_then_wages_and_the_end() -> None:
+    """Rules: DR-3.5, DR-19.2."""
     from domain.games.drum_roll.performance import begin
 
     state = show(hired("P10", 1))
@@ -311,6 +324,7 @@ def test_dr_3_5_dr_19_2_the_performance_is_the_organiser_then_each_seats_part_th
 
 
 def test_dr_18_8_no_wage_skip_carries_over_into_a_new_performance() -> None:
+    """Rules: DR-18.8."""
     state = show(hired("P10", 1))
     state = state.with_player(SEAT, skipped=("P10",))
     from domain.games.drum_roll.performance import begin

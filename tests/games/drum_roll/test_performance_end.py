@@ -36,6 +36,7 @@ def organiser_owned(state: State) -> State:
 
 
 def test_dr_13_1_amb_28_both_rows_are_discarded_with_their_tokens_and_dealt_again() -> None:
+    """Rules: DR-13.1."""
     before = with_tokens(circus(table(), 0, "P09"))
     assert before.discounts == 44 - 7
     state = run(before, Step("after_performance"))
@@ -56,6 +57,7 @@ def test_dr_13_1_amb_28_both_rows_are_discarded_with_their_tokens_and_dealt_agai
 
 
 def test_dr_13_1_dr_22_3_dr_22_4_two_players_get_3_helpers_and_3_different_types() -> None:
+    """Rules: DR-13.1, DR-22.3, DR-22.4."""
     state = run(table(2), Step("after_performance"))
     state = chance(state, "H04", "H05", "H06")
     assert len(state.helper_row) == 3 and RULESET.decision(state).chance is not None
@@ -65,12 +67,14 @@ def test_dr_13_1_dr_22_3_dr_22_4_two_players_get_3_helpers_and_3_different_types
 
 
 def test_dr_13_1_four_players_get_4_helpers_and_5_performers() -> None:
+    """Rules: DR-13.1."""
     state = until_move(run(table(4), Step("after_performance")))
     assert (len(state.helper_row), len(state.performer_row)) == (4, 5)
     assert all(c.discounts == 0 for c in (*state.helper_row, *state.performer_row))
 
 
 def test_dr_13_1_dr_16_3_an_empty_deck_takes_its_discard_pile_with_the_old_row() -> None:
+    """Rules: DR-13.1, DR-16.3."""
     state = evolve(table(), helper_deck=(), helper_discard=("H09",))
     state = run(state, Step("after_performance"))
     decision = RULESET.decision(state)
@@ -82,6 +86,7 @@ def test_dr_13_1_dr_16_3_an_empty_deck_takes_its_discard_pile_with_the_old_row()
 
 
 def test_dr_13_2_dr_13_6_the_next_performance_starts_at_round_1() -> None:
+    """Rules: DR-13.2, DR-13.6."""
     state = until_move(run(evolve(table(), round=7), Step("after_performance")))
     assert (state.performance, state.round) == (2, 1)
     assert [p.markers for p in state.players] == [3, 3, 3]
@@ -90,16 +95,19 @@ def test_dr_13_2_dr_13_6_the_next_performance_starts_at_round_1() -> None:
 
 
 def test_dr_13_3_three_players_pass_their_regions_left() -> None:
+    """Rules: DR-13.3."""
     state = until_move(run(table(3), Step("after_performance")))
     assert [p.region for p in state.players] == ["london", "moscow", "paris"]
 
 
 def test_dr_13_3_four_players_pass_their_regions_left() -> None:
+    """Rules: DR-13.3."""
     state = until_move(run(table(4), Step("after_performance")))
     assert [p.region for p in state.players] == ["rome", "moscow", "paris", "london"]
 
 
 def test_dr_22_2_amb_29_two_players_rotate_over_the_neutral_seat() -> None:
+    """Rules: DR-22.2."""
     state = table(2)
     assert ([p.region for p in state.players], state.neutral_region) == (["moscow", "paris"], "london")
     state = until_move(run(state, Step("after_performance")))
@@ -110,17 +118,20 @@ def test_dr_22_2_amb_29_two_players_rotate_over_the_neutral_seat() -> None:
 
 
 def test_dr_13_4_ticket_cubes_go_back_to_the_start() -> None:
+    """Rules: DR-13.4."""
     state = table().with_player(0, ticket=3).with_player(2, ticket=6)
     state = until_move(run(state, Step("after_performance")))
     assert [p.ticket for p in state.players] == [0, 0, 0]
 
 
 def test_dr_13_5_the_start_player_passes_to_the_left() -> None:
+    """Rules: DR-13.5."""
     state = until_move(run(evolve(table(), start_player=2), Step("after_performance")))
     assert state.start_player == 0 and RULESET.decision(state).seats == (0,)
 
 
 def test_dr_3_5_dr_12_6_the_organisers_return_then_the_performing_then_wages_then_the_end_of_performance() -> None:
+    """Rules: DR-3.5."""
     state = organiser_owned(table())
     state = circus(state, 2, "P08", money=5)
     state = run(state, Step("performance"))
@@ -148,18 +159,21 @@ def test_dr_19_2_amb_15_the_organiser_returned_before_the_show_makes_its_owner_s
 
 
 def test_dr_19_2_a_kept_organiser_lets_the_start_player_pass() -> None:
+    """Rules: DR-19.2."""
     state = run(organiser_owned(table()), Step("performance"))
     state = until_move(move(state, 0, {"type": "return_organiser", "returned": False}))
     assert state.players[0].helpers == ("H01",) and state.start_player == 2
 
 
 def test_dr_13_5_amb_15_a_return_at_an_earlier_end_of_round_does_not_choose_the_next_start_player() -> None:
+    """Rules: DR-13.5."""
     state = evolve(table(), start_player=0, organiser_returned=2)  # returned at the end of round 4
     state = until_move(run(state, Step("performance")))
     assert (state.performance, state.start_player) == (2, 1)
 
 
 def test_amb_27_dr_14_1_after_the_third_performance_no_clean_up_and_the_match_ends() -> None:
+    """Rules: DR-14.1."""
     before = with_tokens(table()).with_player(0, ticket=2)
     before = evolve(before, performance=3, round=6)
     state = run(before, Step("performance"))
@@ -170,6 +184,7 @@ def test_amb_27_dr_14_1_after_the_third_performance_no_clean_up_and_the_match_en
 
 
 def test_dr_19_2_the_organiser_may_be_returned_before_the_third_performance_too() -> None:
+    """Rules: DR-19.2."""
     state = run(evolve(organiser_owned(table()), performance=3), Step("performance"))
     assert RULESET.decision(state).seats == (0,)
     state = move(state, 0, {"type": "return_organiser", "returned": True})
@@ -177,6 +192,7 @@ def test_dr_19_2_the_organiser_may_be_returned_before_the_third_performance_too(
 
 
 def test_dr_10_2_dr_13_2_the_last_votes_ballots_do_not_reveal_the_next_performances_votes() -> None:
+    """Rules: DR-10.2, DR-13.2."""
     state = evolve(table(), votes=("perform", "postpone", "perform"), vote_round=5)
     assert "vote-1-5" in RULESET.reveals(state)
     state = until_move(run(state, Step("after_performance")))

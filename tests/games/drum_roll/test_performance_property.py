@@ -52,6 +52,7 @@ def random_table(seed: int) -> State:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_dr_1_6_dr_1_2_random_legal_play_through_a_performance_conserves_cubes_and_trailers(seed: int) -> None:
+    """Rules: DR-1.6, DR-1.2."""
     rng = random.Random(seed)
     state = random_table(seed)
     for _ in range(RULESET.max_events(state.config)):

@@ -121,6 +121,7 @@ def test_a_position_is_the_table_between_marker_turns_only() -> None:
 
 
 def test_dr_0_4_fame_before_the_position_is_the_positions_one_score_line() -> None:
+    """Rules: DR-0.4."""
     position = a_position(3, 1)
     position["players"][1]["fame"] = 4
     state = state_from_position(RULESET, config(3), position)
@@ -131,6 +132,7 @@ def test_dr_0_4_fame_before_the_position_is_the_positions_one_score_line() -> No
 
 
 def test_dr_4_4_markers_placed_this_round_come_back_in_placement_order() -> None:
+    """Rules: DR-4.4."""
     position = a_position(4, 2, lambda p: len(p["placed"]) >= 3)
     state = state_from_position(RULESET, config(4), position)
     placed = [(step.kind, step.get("colour"), step.seat) for step in state.placements()]

@@ -39,16 +39,19 @@ def test_dr_18_5_a_cube_choice_offers_the_colours_shown() -> None:
 
 
 def test_dr_16_1_a_colour_the_supply_lacks_is_not_offered_and_a_single_colour_goes_by_itself() -> None:
+    """Rules: DR-16.1."""
     state = show(hired("P19", 1), supply={"blue": 0})
     assert state.over and state.players[SEAT].cubes == {"yellow": 1}  # no choice left to make
 
 
 def test_dr_16_1_amb_31_a_gain_the_supply_cannot_give_is_lost() -> None:
+    """Rules: DR-16.1."""
     state = show(hired("P19", 1), supply={"blue": 0, "yellow": 0})
     assert state.over and state.players[SEAT].cubes == {}
 
 
 def test_dr_18_5_any_colour_twice_and_a_refusal_of_an_empty_colour() -> None:
+    """Rules: DR-18.5."""
     state = show(hired("P19", 3), supply={"green": 0})
     state = move(state, SEAT, {"type": "choose_dazzling", "flip": False})  # any two cubes
     assert len(moves(state)) == 4  # white, yellow, blue, red: green is out
@@ -59,6 +62,7 @@ def test_dr_18_5_any_colour_twice_and_a_refusal_of_an_empty_colour() -> None:
 
 
 def test_dr_18_5_a_fixed_cube_is_taken_and_lost_when_the_supply_is_out() -> None:
+    """Rules: DR-18.5."""
     state = show(hired("P19", 2))  # good: one cube of any colour and one white
     state = move(state, SEAT, {"type": "take_reward_cube", "colour": "blue"})
     assert state.over and state.players[SEAT].cubes == {"blue": 1, "white": 1}
@@ -87,6 +91,7 @@ def test_dr_18_9_amb_37_look_at_two_keep_one_the_other_under_the_deck() -> None:
 
 
 def test_dr_18_9_the_cards_looked_at_are_seen_by_the_looking_seat_alone() -> None:
+    """Rules: DR-18.9."""
     state = chance(show(hired("P01", 2)), "I05", "I20")
     mine = RULESET.view(state, Viewer("seat", SEAT))["agenda"][0]
     assert mine["cards"] == ["I05", "I20"]
@@ -101,12 +106,14 @@ def test_dr_18_9_the_cards_looked_at_are_seen_by_the_looking_seat_alone() -> Non
 
 
 def test_dr_18_9_a_look_at_one_keeps_it_without_a_choice() -> None:
+    """Rules: DR-18.9."""
     state = chance(show(hired("P01", 1)), "I07")
     assert state.players[SEAT].hand == (HandCard("I07"),) and state.investment_bottom == ()
     assert state.agenda[0].kind == "applause"  # a hand holding a card is asked (applause.py)
 
 
 def test_dr_16_3_a_look_past_the_end_of_the_deck_sees_what_is_left() -> None:
+    """Rules: DR-16.3."""
     state = show(hired("P01", 2), investment_deck=("I07",))
     state = chance(state, "I07")
     assert state.players[SEAT].hand == (HandCard("I07"),) and state.investment_deck == ()
@@ -116,6 +123,7 @@ def test_dr_16_3_a_look_past_the_end_of_the_deck_sees_what_is_left() -> None:
 
 
 def test_dr_20_6_a_trailer_for_money_goes_where_the_seat_puts_it() -> None:
+    """Rules: DR-20.6."""
     state = show(hired("P37", 1), hired("P10", 0, flipped=1), performance=2)  # weak: pay 2, gain a trailer
     assert moves(state) == [{"type": "take_trailer", "performer": "P10", "shared_by": None},
                             {"type": "take_trailer", "performer": "P37", "shared_by": None},
@@ -138,11 +146,13 @@ def test_dr_20_1_dr_20_3_trailer_refusals() -> None:
 
 
 def test_dr_20_6_a_trailer_may_be_declined_and_nothing_is_paid() -> None:
+    """Rules: DR-20.6."""
     state = move(show(hired("P37", 1)), SEAT, decline())
     assert state.over and state.players[SEAT].money == 10 and state.trailers == 18
 
 
 def test_dr_20_6_amb_19_with_no_money_no_place_or_no_trailer_it_cannot_be_gained() -> None:
+    """Rules: DR-20.6."""
     poor = show(hired("P37", 1), money=1)
     assert poor.over and poor.players[SEAT].money == 1 and poor.trailers == 18
     full = show(hired("P37", 1, trailer=True))
@@ -170,12 +180,14 @@ def test_dr_18_8_a_paid_wage_skip_takes_a_cube_then_a_card() -> None:
 
 
 def test_dr_18_8_a_paid_wage_skip_may_be_declined_and_needs_a_cube() -> None:
+    """Rules: DR-18.8."""
     state = move(show(hired("P37", 2), cubes={"red": 1}), SEAT, decline())
     assert state.over and state.players[SEAT].cubes == {"red": 1} and state.players[SEAT].skipped == ()
     assert show(hired("P37", 2)).over  # no cube to pay with: not offered
 
 
 def test_dr_18_8_a_free_wage_skip_is_optional_and_once_per_card() -> None:
+    """Rules: DR-18.8."""
     state = show(hired("P37", 3))
     state = move(state, SEAT, {"type": "choose_dazzling", "flip": False})
     assert moves(state) == [{"type": "skip_wage", "card": "P37"}, decline()]
@@ -201,6 +213,7 @@ def test_dr_18_6_a_trainer_converts_a_cube_to_money() -> None:
 
 
 def test_dr_18_6_a_conversion_with_a_money_bonus_and_a_declined_one() -> None:
+    """Rules: DR-18.6."""
     state = show(hired("P28", 3), cubes={"blue": 1})  # dazzling: pay 1 cube for 5, and 1 money
     state = move(state, SEAT, {"type": "choose_dazzling", "flip": False})
     state = move(state, SEAT, decline())
@@ -208,6 +221,7 @@ def test_dr_18_6_a_conversion_with_a_money_bonus_and_a_declined_one() -> None:
 
 
 def test_dr_18_6_dr_11_2_cubes_gained_earlier_in_the_performance_can_pay_a_conversion() -> None:
+    """Rules: DR-18.6, DR-11.2."""
     state = show(hired("P19", 1), hired("P28", 1))
     state = move(state, SEAT, {"type": "perform", "card": "P19"})
     state = move(state, SEAT, {"type": "take_reward_cube", "colour": "blue"})

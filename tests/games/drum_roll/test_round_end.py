@@ -27,6 +27,7 @@ def ending(state: State, **changes: Any) -> State:
 
 
 def test_dr_9_2_amb_15_the_helper_row_refills_to_n_with_public_draws() -> None:
+    """Rules: DR-9.2."""
     state = ending(sharing(), helper_row=(RowCard("H02", 1),))
     decision = RULESET.decision(state)
     assert decision.chance is not None and decision.chance.visible_to == "all"
@@ -37,6 +38,7 @@ def test_dr_9_2_amb_15_the_helper_row_refills_to_n_with_public_draws() -> None:
 
 
 def test_dr_9_2_amb_15_the_refill_never_removes_cards() -> None:
+    """Rules: DR-9.2."""
     row = (RowCard("H02", 1), RowCard("H03", 1), RowCard("H04"), RowCard("H05"))
     state = ending(sharing(), helper_row=row)
     assert state.helper_row == row and state.round == 2
@@ -44,6 +46,7 @@ def test_dr_9_2_amb_15_the_refill_never_removes_cards() -> None:
 
 
 def test_dr_9_3_dr_2_6_amb_5_the_performer_row_refills_to_n_plus_1_within_the_type_limit() -> None:
+    """Rules: DR-9.3, DR-2.6."""
     state = ending(sharing(), performer_row=(RowCard("P01", 1), RowCard("P10", 1)))
     state = chance(state, "P02", "P09")  # a third magician: discarded, another is drawn
     assert [c.card for c in state.performer_row] == ["P01", "P10", "P02"]
@@ -54,6 +57,7 @@ def test_dr_9_3_dr_2_6_amb_5_the_performer_row_refills_to_n_plus_1_within_the_ty
 
 
 def test_dr_9_4_dr_16_3_an_empty_deck_takes_its_discard_pile() -> None:
+    """Rules: DR-9.4, DR-16.3."""
     state = sharing()
     state = ending(state, performer_row=state.performer_row[:3], performer_deck=(), performer_discard=("P20", "P21"))
     decision = RULESET.decision(state)
@@ -65,12 +69,14 @@ def test_dr_9_4_dr_16_3_an_empty_deck_takes_its_discard_pile() -> None:
 
 
 def test_dr_16_3_with_deck_and_discard_empty_the_row_stays_short() -> None:
+    """Rules: DR-16.3."""
     state = sharing()
     state = ending(state, helper_row=(), helper_deck=(), helper_discard=())
     assert state.helper_row == () and state.round == 2 and RULESET.decision(state).seats == (2,)
 
 
 def test_dr_9_6_the_start_player_passes_to_the_left() -> None:
+    """Rules: DR-9.6."""
     state = ending(evolve(sharing(), start_player=2))
     assert state.start_player == 0 and RULESET.decision(state).seats == (0,)
 
@@ -101,6 +107,7 @@ def test_dr_9_1_dr_19_2_amb_15_the_returned_organiser_makes_its_owner_start() ->
 
 
 def test_dr_19_2_amb_15_the_bar_is_only_for_the_returner() -> None:
+    """Rules: DR-19.2."""
     state = move(ending(organiser_owned()), 0, {"type": "return_organiser", "returned": True})
     state = pass_(state, 0)
     state = place(state, 1, "hire_helper")
@@ -111,12 +118,14 @@ def test_dr_19_2_amb_15_the_bar_is_only_for_the_returner() -> None:
 
 
 def test_dr_19_2_a_kept_organiser_changes_nothing() -> None:
+    """Rules: DR-19.2."""
     state = move(ending(organiser_owned()), 0, {"type": "return_organiser", "returned": False})
     assert state.players[0].helpers == ("H01",) and len(state.helper_row) == 3
     assert state.start_player == 2 and state.organiser_returned is None
 
 
 def test_dr_3_3_dr_19_6_the_bank_clerk_deposit_at_a_rounds_start() -> None:
+    """Rules: DR-3.3."""
     state = ending(sharing().with_player(2, helpers=("H05",)))
     assert RULESET.decision(state).seats == (2,) and state.round == 2  # before any marker is placed
     assert state.placements() == ()
@@ -129,6 +138,7 @@ def test_dr_3_3_dr_19_6_the_bank_clerk_deposit_at_a_rounds_start() -> None:
 
 
 def test_dr_3_4_amb_6_after_round_5_the_vote_comes_with_no_end_of_round() -> None:
+    """Rules: DR-3.4."""
     before = sharing()
     state = AGENDA.advance(evolve(before, agenda=(Step("after_sharing", round=5),)))
     assert state.agenda[0] == Step("ballot", seat=1, round=5)
@@ -136,5 +146,6 @@ def test_dr_3_4_amb_6_after_round_5_the_vote_comes_with_no_end_of_round() -> Non
 
 
 def test_dr_3_4_rounds_1_to_4_each_end_with_an_end_of_round() -> None:
+    """Rules: DR-3.4."""
     state = AGENDA.advance(evolve(sharing(), agenda=(Step("after_sharing", round=4),)))
     assert (state.round, state.start_player) == (5, 2) and not state.over

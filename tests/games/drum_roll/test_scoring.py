@@ -45,6 +45,7 @@ def a_scored_game() -> State:
 
 
 def test_dr_0_4_every_fame_change_is_one_line_with_its_rule_and_the_totals_are_the_fame() -> None:
+    """Rules: DR-0.4."""
     state = a_scored_game()
     sheet = RULESET.score(state)
     assert sheet.totals() == tuple(p.fame for p in state.players) == (-5, 3 + 3 + 4 + 1 - 1, 0)
@@ -79,19 +80,23 @@ def tied(money: tuple[int, int, int], deposits: tuple[int, int, int] = (0, 0, 0)
 
 
 def test_dr_14_10_equal_fame_goes_to_the_most_money() -> None:
+    """Rules: DR-14.10."""
     assert tied((3, 7, 5)) == (3, 1, 2)
 
 
 def test_dr_14_10_amb_16_money_on_the_bank_clerk_does_not_count() -> None:
+    """Rules: DR-14.10."""
     assert tied((3, 2, 2), deposits=(0, 10, 0)) == (1, 2, 2)
 
 
 def test_dr_14_10_still_tied_players_share_the_win() -> None:
+    """Rules: DR-14.10."""
     assert tied((4, 4, 1)) == (1, 1, 3)
     assert tied((0, 0, 0)) == (1, 1, 1)
 
 
 def test_dr_14_10_the_score_sheet_of_a_random_match_adds_up_and_cites_known_rules() -> None:
+    """Rules: DR-14.10."""
     state, _ = play(3, 7)
     sheet = RULESET.score(state)
     assert sheet.totals() == tuple(p.fame for p in state.players)

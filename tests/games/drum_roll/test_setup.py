@@ -29,6 +29,7 @@ def through_regions(seats: int) -> State:
 
 
 def test_dr_2_4_dr_2_5_the_rows_for_three_players() -> None:
+    """Rules: DR-2.4, DR-2.5."""
     state = through_rows(3)
     assert [card.card for card in state.helper_row] == ["H01", "H02", "H03"]
     assert [card.card for card in state.performer_row] == list(ROW_3P)
@@ -39,17 +40,20 @@ def test_dr_2_4_dr_2_5_the_rows_for_three_players() -> None:
 
 
 def test_dr_2_4_dr_2_5_the_rows_for_four_players() -> None:
+    """Rules: DR-2.4, DR-2.5."""
     state = through_rows(4)
     assert len(state.helper_row) == 4 and len(state.performer_row) == 5
 
 
 def test_dr_22_3_two_players_draw_three_helpers() -> None:
+    """Rules: DR-22.3."""
     state = through_rows(2)
     assert [card.card for card in state.helper_row] == ["H01", "H02", "H03"]
     assert len(state.performer_row) == 3
 
 
 def test_dr_2_3_dr_2_5_row_draws_are_public_chance_over_the_deck() -> None:
+    """Rules: DR-2.3, DR-2.5."""
     state = RULESET.setup(config(3))
     state = chance(state, "H01", "H02", "H03")
     spec = RULESET.decision(state).chance
@@ -58,6 +62,7 @@ def test_dr_2_3_dr_2_5_row_draws_are_public_chance_over_the_deck() -> None:
 
 
 def test_dr_2_6_amb_5_a_third_performer_of_a_type_is_discarded_and_redrawn() -> None:
+    """Rules: DR-2.6."""
     state = chance(RULESET.setup(config(3)), "H01", "H02", "H03")
     state = chance(state, "P01", "P02", "P03")  # three magicians: the last drawn is discarded
     assert [card.card for card in state.performer_row] == ["P01", "P02"]
@@ -69,6 +74,7 @@ def test_dr_2_6_amb_5_a_third_performer_of_a_type_is_discarded_and_redrawn() -> 
 
 
 def test_dr_22_4_two_players_need_three_different_types() -> None:
+    """Rules: DR-22.4."""
     state = chance(RULESET.setup(config(2)), "H01", "H02", "H03")
     state = chance(state, "P01", "P02", "P10", "P11", "P19")
     assert [card.card for card in state.performer_row] == ["P01", "P10", "P19"]
@@ -76,12 +82,14 @@ def test_dr_22_4_two_players_need_three_different_types() -> None:
 
 
 def test_dr_2_8_amb_30_one_region_each_the_rest_out_of_the_game() -> None:
+    """Rules: DR-2.8."""
     state = through_regions(3)
     assert [player.region for player in state.players] == ["moscow", "paris", "london"]
     assert state.neutral_region is None and state.regions == ()
 
 
 def test_dr_22_1_two_players_draw_a_neutral_region() -> None:
+    """Rules: DR-22.1."""
     state = through_regions(2)
     assert [player.region for player in state.players] == ["moscow", "paris"]
     assert state.neutral_region == "london" and state.regions == ()
@@ -95,6 +103,7 @@ def drafted(seats: int = 3) -> State:
 
 
 def test_dr_2_9_draft_draws_are_seen_by_their_seat_alone() -> None:
+    """Rules: DR-2.9."""
     state = through_regions(3)
     spec = RULESET.decision(state).chance
     assert spec is not None and spec.kind == "performer drawn for the opening draft"
@@ -105,6 +114,7 @@ def test_dr_2_9_draft_draws_are_seen_by_their_seat_alone() -> None:
 
 
 def test_dr_2_9_each_seat_keeps_one_in_private() -> None:
+    """Rules: DR-2.9."""
     state = drafted()
     assert [player.drawn for player in state.players] == [("P05", "P06"), ("P07", "P08"), ("P03", "P04")]
     decision = RULESET.decision(state)
@@ -128,6 +138,7 @@ def test_dr_2_9_a_card_not_drawn_cannot_be_kept() -> None:
 
 
 def test_dr_2_9_cubes_cannot_be_taken_during_the_draft() -> None:
+    """Rules: DR-2.9."""
     state = drafted()
     illegal(state, 0, {"type": "take_cubes", "colours": ["red", "red"]}, "DR-2.10")
 
@@ -141,6 +152,7 @@ def kept_all(seats: int = 3) -> State:
 
 
 def test_dr_2_9_the_passed_card_goes_to_the_left_neighbour_all_revealed_together() -> None:
+    """Rules: DR-2.9."""
     state = kept_all(3)
     assert RULESET.reveals(state) == ("draft",)
     circus = [[hired.card for hired in player.performers] for player in state.players]
@@ -151,12 +163,14 @@ def test_dr_2_9_the_passed_card_goes_to_the_left_neighbour_all_revealed_together
 
 
 def test_dr_22_6_two_players_pass_to_each_other() -> None:
+    """Rules: DR-22.6."""
     state = kept_all(2)
     circus = [[hired.card for hired in player.performers] for player in state.players]
     assert circus == [["P05", "P08"], ["P07", "P06"]]
 
 
 def test_dr_2_10_two_starting_cubes_of_choice() -> None:
+    """Rules: DR-2.10."""
     state = kept_all(3)
     assert RULESET.decision(state).seats == (0,)
     assert len(RULESET.legal_moves(state, 0)) == 15  # 5 colours, two with repetition
@@ -188,6 +202,7 @@ def cubes_taken(seats: int = 3, **options: object) -> State:
 
 
 def test_dr_2_11_ex_1_fifteen_money_minus_the_two_printed_costs() -> None:
+    """Rules: DR-2.11."""
     state = cubes_taken(3)
     # seat 0 holds P05 (cost 4) and P03 (cost 3): 15 - 4 - 3 = 8, as EX-1
     assert RULESET.default_components().performer("P05").hire_cost == 4  # type: ignore[attr-defined]
@@ -198,6 +213,7 @@ def test_dr_2_11_ex_1_fifteen_money_minus_the_two_printed_costs() -> None:
 
 
 def test_dr_2_12_a_random_start_player() -> None:
+    """Rules: DR-2.12."""
     state = cubes_taken(3)
     spec = RULESET.decision(state).chance
     assert spec is not None and spec.kind == "start player"
@@ -207,17 +223,20 @@ def test_dr_2_12_a_random_start_player() -> None:
 
 
 def test_dr_2_12_a_start_player_named_by_the_options() -> None:
+    """Rules: DR-2.12."""
     state = cubes_taken(3, start_player=1)
     assert state.start_player == 1
     assert not any(step.kind == "start_player" for step in state.agenda)
 
 
 def test_dr_2_12_a_start_player_beyond_the_seats_is_refused() -> None:
+    """Rules: DR-2.12."""
     with pytest.raises(InvalidOptionsError):
         RULESET.setup(config(2, start_player=3))
 
 
 def test_dr_2_13_everyone_starts_with_no_fame_helpers_cards_or_trailers() -> None:
+    """Rules: DR-2.13."""
     state = cubes_taken(3)
     for player in state.players:
         assert player.fame == 0 and player.helpers == () and player.hand == ()

@@ -51,6 +51,7 @@ def cubes_on(state: State, seat: int, card: str) -> tuple[tuple[str, ...], ...]:
 
 
 def test_dr_8_8_amb_41_seats_share_one_at_a_time_clockwise_from_the_start_player() -> None:
+    """Rules: DR-8.8."""
     state = sharing()
     seen = []
     for _ in range(3):
@@ -65,6 +66,7 @@ def test_dr_8_8_amb_41_seats_share_one_at_a_time_clockwise_from_the_start_player
 
 
 def test_dr_8_1_dr_8_3_a_cube_moves_from_the_supply_onto_a_matching_requirement() -> None:
+    """Rules: DR-8.1."""
     state = cube(sharing(), 1, "P07", "poor", "yellow")
     assert cubes_on(state, 1, "P07") == (("yellow",), (), ())
     assert state.players[1].cubes == {"white": 1, "yellow": 0}
@@ -87,6 +89,7 @@ def test_dr_8_3_a_cube_must_match_an_unfilled_requirement() -> None:
 
 
 def test_dr_8_3_amb_35_any_requirements_and_lists() -> None:
+    """Rules: DR-8.3."""
     assert fits(["any"], (), "red")
     assert fits(["red", "any"], ("blue",), "red")
     assert not fits(["red", "any"], ("blue", "red"), "green")
@@ -115,6 +118,7 @@ def test_dr_8_1_at_most_two_cubes_per_sharing_phase() -> None:
 
 
 def test_dr_8_2_dr_19_3_the_handyman_places_three() -> None:
+    """Rules: DR-19.3."""
     state = sharing(blue=2).with_player(1, helpers=("H02", "H10"))
     state = cube(cube(state, 1, "P07", "poor", "yellow"), 1, "P06", "poor", "white")
     state = cube(state, 1, "P07", "good", "blue")
@@ -140,6 +144,7 @@ def test_dr_19_7_dr_19_8_an_exchange_takes_only_the_colours_shown() -> None:
 
 
 def test_dr_19_9_one_agent_and_one_secretary_per_phase() -> None:
+    """Rules: DR-19.9."""
     state = sharing().with_player(1, helpers=("H06", "H10", "H12"))
     state = move(state, 1, exchange("H10", "white", "red"))
     illegal(state, 1, exchange("H06", "red", "yellow"), "DR-19.7")  # a second agent
@@ -150,6 +155,7 @@ def test_dr_19_9_one_agent_and_one_secretary_per_phase() -> None:
 
 
 def test_dr_16_1_dr_8_8_an_exchange_needs_the_colour_in_the_general_supply() -> None:
+    """Rules: DR-8.8."""
     state = sharing().with_player(1, helpers=("H10",))
     state = evolve(state, cubes={**state.cubes, "red": 0})
     illegal(state, 1, exchange("H10", "yellow", "red"), "DR-16.1")

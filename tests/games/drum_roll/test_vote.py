@@ -38,6 +38,7 @@ def two_players() -> State:
 
 
 def test_dr_10_2_ballots_are_private_until_every_seat_has_voted() -> None:
+    """Rules: DR-10.2."""
     state = voting(5)
     assert RULESET.decision(state).seats == (1,)  # clockwise from the start player
     choice = RULESET.private_choice(state, 1, RULESET.parse_move({"type": "cast_vote", "postpone": True}))
@@ -52,12 +53,14 @@ def test_dr_10_2_ballots_are_private_until_every_seat_has_voted() -> None:
 
 
 def test_dr_10_4_dr_3_5_perform_now_wins_and_the_performance_begins() -> None:
+    """Rules: DR-10.4, DR-3.5."""
     state = ballot(ballot(ballot(voting(5), 1, True), 2, False), 0, False)
     assert performing(state) and state.round == 5 and state.start_player == 1  # no end of round (AMB-6)
     assert [p.fame for p in state.players] == [0, 0, 0]  # DR-10.7: no fame lost after round 5
 
 
 def test_dr_10_4_dr_10_5_postpone_wins_and_round_6_follows_an_end_of_round() -> None:
+    """Rules: DR-10.4, DR-10.5."""
     state = ballot(ballot(ballot(voting(5), 1, True), 2, True), 0, False)
     assert not state.over and (state.round, state.start_player) == (6, 2)  # DR-9.6
     assert RULESET.decision(state).seats == (2,)
@@ -65,6 +68,7 @@ def test_dr_10_4_dr_10_5_postpone_wins_and_round_6_follows_an_end_of_round() -> 
 
 def test_dr_10_4_amb_8_a_tie_goes_the_start_players_way() -> None:
     # three seats cannot tie without a Double vote: seat 0 doubles its perform vote, 2 against 2
+    """Rules: DR-10.4."""
     state = voting(5, state=sharing().with_player(0, hand=(HandCard("I25"),)))
     state = ballot(ballot(ballot(state, 1, True), 2, True), 0, False)
     assert RULESET.decision(state).seats == (0,)  # DR-10.3: the Double vote after the reveal
@@ -74,6 +78,7 @@ def test_dr_10_4_amb_8_a_tie_goes_the_start_players_way() -> None:
 
 
 def test_dr_21_18_amb_26_a_double_vote_counts_twice_and_one_card_per_vote() -> None:
+    """Rules: DR-21.18."""
     state = voting(5, state=sharing().with_player(1, hand=(HandCard("I25"), HandCard("I26"))))
     state = ballot(ballot(ballot(state, 1, False), 2, True), 0, True)
     illegal(state, 0, {"type": "play_double_vote", "play": True}, "DR-10.3")  # seat 0 holds none: not asked
@@ -84,6 +89,7 @@ def test_dr_21_18_amb_26_a_double_vote_counts_twice_and_one_card_per_vote() -> N
 
 
 def test_dr_21_18_a_double_vote_may_be_kept() -> None:
+    """Rules: DR-21.18."""
     state = voting(5, state=sharing().with_player(1, hand=(HandCard("I25"),)))
     state = ballot(ballot(ballot(state, 1, False), 2, True), 0, True)
     state = move(state, 1, {"type": "play_double_vote", "play": False})
@@ -91,6 +97,7 @@ def test_dr_21_18_a_double_vote_may_be_kept() -> None:
 
 
 def test_dr_22_5_ex_10_the_two_player_votes() -> None:
+    """Rules: DR-22.5."""
     state = AGENDA.advance(two_players())
     assert RULESET.decision(state).seats == (0,)
     state = ballot(ballot(state, 0, False), 1, True)  # A perform, B postpone, + imaginary postpone
@@ -102,12 +109,14 @@ def test_dr_22_5_ex_10_the_two_player_votes() -> None:
 
 
 def test_dr_10_7_amb_7_every_postpone_voter_after_round_6_loses_1_fame() -> None:
+    """Rules: DR-10.7."""
     state = ballot(ballot(ballot(voting(6), 1, True), 2, False), 0, False)
     assert performing(state)  # perform won
     assert [p.fame for p in state.players] == [0, -1, 0]
 
 
 def test_dr_10_7_amb_7_b_only_if_postponed() -> None:
+    """Rules: DR-10.7."""
     state = sharing()
     reading = config(3, start_player=1, postpone_fame_loss="if_postponed")
     state = RULESET.decode_state(RULESET.encode_state(state), reading)
@@ -116,11 +125,13 @@ def test_dr_10_7_amb_7_b_only_if_postponed() -> None:
 
 
 def test_dr_10_7_no_fame_lost_after_round_5() -> None:
+    """Rules: DR-10.7."""
     state = ballot(ballot(ballot(voting(5), 1, True), 2, True), 0, True)
     assert state.round == 6 and [p.fame for p in state.players] == [0, 0, 0]
 
 
 def test_dr_10_6_dr_3_4_after_round_7_the_performance_begins_with_no_vote() -> None:
+    """Rules: DR-10.6, DR-3.4."""
     state = voting(7)
     assert performing(state) and state.votes == (None, None, None)
 

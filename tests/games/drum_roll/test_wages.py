@@ -61,11 +61,13 @@ def test_dr_12_3_ex_11_a_wage_of_9_with_6_money_pays_6_and_loses_3_fame() -> Non
 
 
 def test_dr_12_4_a_player_pays_the_whole_wage_when_it_can() -> None:
+    """Rules: DR-12.4."""
     state = run(circus(table(), 0, "P08", "P01", helpers=("H01",), money=8), Step("wages"))
     assert (state.players[0].money, state.players[0].fame, state.players[0].ledger) == (3, 0, ())
 
 
 def test_dr_12_5_dr_19_6_the_deposit_cannot_pay_wages() -> None:
+    """Rules: DR-12.5, DR-19.6."""
     state = circus(table(), 0, "P08", "P09", helpers=("H05",), money=2, deposit=10)
     assert wage_bill(state, 0) == 7  # 3 + 3 + the bank clerk's 1
     state = run(state, Step("wages"))
@@ -73,6 +75,7 @@ def test_dr_12_5_dr_19_6_the_deposit_cannot_pay_wages() -> None:
 
 
 def test_dr_12_1_dr_12_2_every_seat_pays_helpers_and_performers() -> None:
+    """Rules: DR-12.1, DR-12.2."""
     state = circus(table(), 0, "P01", helpers=("H01", "H03"), money=10)  # 1 + 1 + 2
     state = circus(state, 1, "P08", money=1)  # 3: 2 short
     state = circus(state, 2, money=5)  # nothing to pay
@@ -82,6 +85,7 @@ def test_dr_12_1_dr_12_2_every_seat_pays_helpers_and_performers() -> None:
 
 
 def test_dr_17_8_ex_12_a_flipped_performer_with_a_trailer() -> None:
+    """Rules: DR-17.8."""
     state = circus(table(components=secondary_one()), 0, Hired("P08", flipped=1, trailer=True), money=10)
     hired = state.players[0].performers[0]
     wages = [wage_of(evolve(state, performance=n), 0, hired) for n in (1, 2, 3)]
@@ -90,6 +94,7 @@ def test_dr_17_8_ex_12_a_flipped_performer_with_a_trailer() -> None:
 
 
 def test_dr_17_8_amb_40_ex_12_with_the_secondary_wage_one_performance_later() -> None:
+    """Rules: DR-17.8."""
     state = table(components=secondary_one(), secondary_wage_delay=1)
     state = circus(state, 0, Hired("P08", flipped=1, trailer=True))
     hired = state.players[0].performers[0]
@@ -97,6 +102,7 @@ def test_dr_17_8_amb_40_ex_12_with_the_secondary_wage_one_performance_later() ->
 
 
 def test_dr_17_8_amb_40_a_flip_in_the_second_performance_pays_base_then_secondary() -> None:
+    """Rules: DR-17.8."""
     state = circus(table(), 0, Hired("P08", flipped=2))
     hired = state.players[0].performers[0]
     assert [wage_of(evolve(state, performance=n), 0, hired) for n in (2, 3)] == [3, 2]
@@ -105,6 +111,7 @@ def test_dr_17_8_amb_40_a_flip_in_the_second_performance_pays_base_then_secondar
 
 
 def test_dr_18_4_a_bizarre_performers_wage_depends_on_the_bizarre_count() -> None:
+    """Rules: DR-18.4."""
     state = table()
     for performers, wages in (
         (("P43",), [3]),
@@ -118,6 +125,7 @@ def test_dr_18_4_a_bizarre_performers_wage_depends_on_the_bizarre_count() -> Non
 
 
 def test_dr_18_4_dr_17_8_a_flipped_bizarre_performer_pays_its_count_wage_then_its_secondary() -> None:
+    """Rules: DR-18.4, DR-17.8."""
     state = circus(table(), 0, Hired("P43", flipped=1), "P40")
     flipped = state.players[0].performers[0]
     assert wage_of(state, 0, flipped) == 2  # two bizarre performers: the base wage is 2
@@ -125,6 +133,7 @@ def test_dr_18_4_dr_17_8_a_flipped_bizarre_performer_pays_its_count_wage_then_it
 
 
 def test_dr_20_2_dr_17_10_a_trailer_lowers_a_wage_but_never_below_0() -> None:
+    """Rules: DR-20.2, DR-17.10."""
     state = circus(table(), 0, Hired("P08", trailer=True), Hired("P01", trailer=True),
                    Hired("P10", flipped=1, trailer=True))
     state = evolve(state, performance=2)
@@ -132,12 +141,14 @@ def test_dr_20_2_dr_17_10_a_trailer_lowers_a_wage_but_never_below_0() -> None:
 
 
 def test_dr_20_3_dr_20_2_amb_18_a_shared_trailer_lowers_both_wages() -> None:
+    """Rules: DR-20.3, DR-20.2."""
     state = circus(table(), 0, Hired("P43", trailer=True), Hired("P08", shares_trailer_of="P43"),
                    Hired("P01", shares_trailer_of="P43"))
     assert [wage_of(state, 0, hired) for hired in state.players[0].performers] == [2, 2, 0]
 
 
 def test_dr_18_8_amb_36_skipped_wages_are_not_paid_and_the_skips_are_used_up() -> None:
+    """Rules: DR-18.8."""
     state = circus(table(), 0, "P08", "P09", helpers=("H03",), money=10, skipped=("P08", "H03"))
     assert wage_bill(state, 0) == 3
     state = run(state, Step("wages"))
@@ -146,6 +157,7 @@ def test_dr_18_8_amb_36_skipped_wages_are_not_paid_and_the_skips_are_used_up() -
 
 
 def test_dr_12_3_dr_0_4_fame_may_fall_below_0_and_the_ledger_says_why() -> None:
+    """Rules: DR-12.3, DR-0.4."""
     state = circus(table(), 2, "P08", "P09", money=0)
     state = run(state, Step("wages"))
     assert state.players[2].fame == -6
