@@ -1,7 +1,9 @@
-"""Helpers for the Drum Roll tests: a match config, and setup run with chosen chance outcomes."""
+"""Helpers for the Drum Roll tests: a match config, setup run with chosen chance outcomes, and a
+whole match played with random legal moves and chance."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from domain.games.drum_roll.state import State
 from domain.kernel.canonical import JSON
 from domain.kernel.contract import MatchConfig
 from domain.kernel.errors import IllegalMoveError
+from domain.kernel.viewers import Viewer
 
 
 def config(seats: int = 3, components: DrumRollComponents | None = None, **options: Any) -> MatchConfig[State]:
@@ -49,3 +52,40 @@ def illegal(state: State, seat: int, data: dict[str, Any], rule: str) -> Illegal
     assert caught.value.rule == rule, caught.value
     assert RULESET.encode_state(state) == before
     return caught.value
+
+
+def random_match(seats: int, seed: int, **options: Any) -> tuple[State, set[str]]:
+    """A match from setup to its end with random legal moves and chance (bounded by max_events:
+    cards played add moves). Along the way every legal move validates, every state round-trips, and
+    every seat's view hides the decks, the other hands and draft draws, and the other seats' looks
+    at investment cards (DR-18.9). Returns the last state and the step kinds that came first."""
+    rng = random.Random(seed)
+    state = RULESET.setup(config(seats, **options))
+    kinds: set[str] = set()
+    for _ in range(RULESET.max_events(state.config)):
+        decision = RULESET.decision(state)
+        if decision.over:
+            break
+        if decision.chance is not None:
+            spec = decision.chance
+            state = RULESET.resolve(state, spec.pick(rng.randrange(spec.total_weight())))
+        else:
+            seat = decision.seats[0]
+            moves = list(RULESET.legal_moves(state, seat))
+            assert moves
+            for candidate in moves:
+                RULESET.validate(state, seat, candidate)
+            state = RULESET.apply(state, seat, rng.choice(moves))
+        kinds.update(step.kind for step in state.agenda[:1])
+        back = RULESET.decode_state(RULESET.encode_state(state), state.config)
+        assert RULESET.state_hash(back) == RULESET.state_hash(state)
+        for seat in range(seats):
+            seen = RULESET.view(state, Viewer("seat", seat))
+            assert isinstance(seen["performer_deck"], dict)
+            for other, player in enumerate(seen["players"]):
+                if other != seat:
+                    assert isinstance(player["hand"], dict) and isinstance(player["drawn"], dict)
+            for record in seen["agenda"]:  # DR-18.9: a look's cards are the looking seat's alone
+                if record["t"] in ("look_draw", "look_keep"):
+                    assert isinstance(record["cards"], dict) == (record["seat"] != seat)
+    return state, kinds

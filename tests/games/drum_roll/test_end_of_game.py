@@ -4,8 +4,6 @@ DR-21.10 to DR-21.16, AMB-21, AMB-25), and whole random matches through three pe
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from domain.games.drum_roll import RULESET
@@ -13,9 +11,8 @@ from domain.games.drum_roll.end_of_game import end_of_game
 from domain.games.drum_roll.state import HandCard, Hired, State
 from domain.kernel.agenda import Step
 from domain.kernel.values import evolve
-from domain.kernel.viewers import Viewer
 
-from .builders import config, move
+from .builders import move, random_match
 from .test_wages import circus, run, table
 
 # Award fame (default data): Largest Show 3, Variety 3, Perfect Show 4, Large Troupe 2. Types:
@@ -176,37 +173,6 @@ def test_dr_14_1_dr_14_2_the_end_of_game_follows_the_3rd_performances_wages() ->
 # ---- whole matches --------------------------------------------------------------------------------
 
 
-def play(seats: int, seed: int, **options: object) -> tuple[State, set[str]]:
-    """A match from setup to its end with random legal moves and chance, as test_play does: every
-    legal move validates, every state round-trips and hides what it must."""
-    rng = random.Random(seed)
-    state = RULESET.setup(config(seats, **options))
-    kinds: set[str] = set()
-    for _ in range(RULESET.max_events(state.config)):
-        decision = RULESET.decision(state)
-        if decision.over:
-            break
-        if decision.chance is not None:
-            spec = decision.chance
-            state = RULESET.resolve(state, spec.pick(rng.randrange(spec.total_weight())))
-        else:
-            seat = decision.seats[0]
-            moves = RULESET.legal_moves(state, seat)
-            assert moves
-            for candidate in moves:
-                RULESET.validate(state, seat, candidate)
-            state = RULESET.apply(state, seat, rng.choice(list(moves)))
-        kinds.update(step.kind for step in state.agenda[:1])
-        back = RULESET.decode_state(RULESET.encode_state(state), state.config)
-        assert RULESET.state_hash(back) == RULESET.state_hash(state)
-        for seat in range(seats):
-            seen = RULESET.view(state, Viewer("seat", seat))
-            for other, player in enumerate(seen["players"]):
-                if other != seat:
-                    assert isinstance(player["hand"], dict)
-    return state, kinds
-
-
 def conserved(state: State) -> None:
     placed = sum(len(level) for p in state.players for h in p.performers for level in h.cubes)
     cubes = sum(state.cubes.values()) + sum(sum(p.cubes.values()) for p in state.players) + placed
@@ -221,7 +187,7 @@ def conserved(state: State) -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_dr_3_1_dr_14_1_a_random_match_plays_three_performances_to_its_end(seats: int, seed: int) -> None:
     """Rules: DR-3.1, DR-14.1."""
-    state, kinds = play(seats, seed)
+    state, kinds = random_match(seats, seed)
     assert RULESET.decision(state).over and state.over and state.agenda == ()
     assert state.performance == 3 and state.round in (5, 6, 7)
     assert "ballot" in kinds and "share" in kinds
@@ -240,6 +206,6 @@ def test_dr_3_1_dr_14_1_a_random_match_plays_three_performances_to_its_end(seats
 @pytest.mark.parametrize("preset", ["secondary-wage-delayed", "postpone-fame-if-postponed"])
 def test_amb_40_amb_7_the_presets_play_to_the_end(preset: str) -> None:
     options = RULESET.option_presets()[preset]
-    state, _ = play(3, 5, **options)
+    state, _ = random_match(3, 5, **options)
     assert state.over and state.options.model_dump(exclude_defaults=True) == options
     conserved(state)

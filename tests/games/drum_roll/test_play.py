@@ -5,49 +5,18 @@ votes), the performance, the wages and the end of performance, end the match at 
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from domain.games.drum_roll import RULESET
 from domain.games.drum_roll.investments import hand_limit
-from domain.kernel.viewers import Viewer
 
-from .builders import config
+from .builders import config, random_match
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_match_plays_through_with_random_choices(seats: int, seed: int) -> None:
-    rng = random.Random(seed)
-    state = RULESET.setup(config(seats))
-    kinds: set[str] = set()
-    for _ in range(RULESET.max_events(state.config)):  # cards played add moves: still bounded
-        decision = RULESET.decision(state)
-        if decision.over:
-            break
-        if decision.chance is not None:
-            spec = decision.chance
-            state = RULESET.resolve(state, spec.pick(rng.randrange(spec.total_weight())))
-        else:
-            seat = decision.seats[0]
-            moves = RULESET.legal_moves(state, seat)
-            assert moves
-            for candidate in moves:
-                RULESET.validate(state, seat, candidate)
-            state = RULESET.apply(state, seat, rng.choice(list(moves)))
-        kinds.add(state.agenda[0].kind if state.agenda else "")
-        back = RULESET.decode_state(RULESET.encode_state(state), state.config)
-        assert RULESET.state_hash(back) == RULESET.state_hash(state)
-        for seat in range(seats):
-            seen = RULESET.view(state, Viewer("seat", seat))
-            assert isinstance(seen["performer_deck"], dict)
-            for other, player in enumerate(seen["players"]):
-                if other != seat:
-                    assert isinstance(player["hand"], dict) and isinstance(player["drawn"], dict)
-            for record in seen["agenda"]:  # DR-18.9: a look's cards are the looking seat's alone
-                if record["t"] in ("look_draw", "look_keep"):
-                    assert isinstance(record["cards"], dict) == (record["seat"] != seat)
+    state, kinds = random_match(seats, seed)
     assert RULESET.decision(state).over
     assert state.round in (5, 6, 7) and state.start_player is not None  # DR-3.4: the vote decided
     assert state.performance == 3 and state.agenda == () and "ballot" in kinds  # DR-14.1: the game ended
