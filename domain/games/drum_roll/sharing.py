@@ -116,7 +116,7 @@ def exchange_refusal(state: State, seat: int, step: Step, move: mv.ExchangeCube)
     if move.take not in exchange.take:
         return IllegalMoveError(rule, f"{move.helper} gives {', '.join(exchange.take)} only, not {move.take}")
     if player.cubes.get(move.give, 0) < 1:
-        return IllegalMoveError(rule, f"you have no {move.give} cube in your cube supply, where the cube given comes from")
+        return IllegalMoveError(rule, f"you have no {move.give} cube in your cube supply to give")
     if state.cubes.get(move.take, 0) < 1:
         return IllegalMoveError("DR-16.1", f"the general supply has no {move.take} cube")
     return None
