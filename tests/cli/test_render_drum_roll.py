@@ -1,9 +1,9 @@
 """Drum Roll's terminal panel, drawn from views of states reached by random play (2, 3 and 4 seats:
 right after the setup, and in the middle of a later preparation round) and of states changed by
 hand (flips, trailers, a deposit, a vote): at most 100 columns, the numbers it should show, and
-nothing hidden (a spectator's panel names no card of a hand or a deck). Drum Roll is not a
-registered game until the lead merges it, so the renderer is called directly through
-`render_state` with states from the game's own test builders."""
+nothing hidden (a spectator's panel names no card of a hand or a deck). The renderer is called
+directly through `render_state` with states from the game's own test builders, so a test can
+build any table it needs."""
 
 from __future__ import annotations
 

@@ -1,11 +1,8 @@
-"""Drum Roll (Artipia Games, 2011): components, options, state, the setup, the preparation rounds
-(action phase, sharing phase, end of round, votes), and around each of the three performances the
-show organiser's return, the wages, the end of performance, then the end of the game and its score
-sheet.
-
-Not registered as a game yet (no entry point): the performing itself (levels, rewards, flips,
-firing, regions) is still to come, and a registered game is played to its end by the conformance
-suite.
+"""Drum Roll (Artipia Games, 2011), the whole game for 2 to 4 players: components, options, state,
+the setup, the preparation rounds (action phase, investment cards, sharing phase, end of round,
+votes), the three performances (the show organiser's return, every seat's performers, rewards and
+region bonus, the wages, the end of performance), the end of the game and its score sheet, the
+position format and the bots. Registered as the `drum-roll` entry point (pyproject.toml).
 """
 
 from .rules import DrumRollRules

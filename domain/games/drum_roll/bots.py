@@ -7,8 +7,9 @@ in expectation, and scores the position reached with `evaluate`: an estimate, in
 a fame point, of the seat's prospects. Ties go to the first legal move, so the bot is
 deterministic and ignores its generator.
 
-The evaluation reads the component data only (never a card id), so it keeps working as the
-performance, wages and the end of the game arrive. It counts:
+The evaluation reads the component data only (never a card id), so it works for any component
+set and for every decision of the game (a performance's choices are judged by the position they
+lead to). It counts:
 - fame, and money by bands: the coins the next wage bill needs, a working reserve, the rest
   (DR-12.3: every coin short costs a fame point);
 - the bank clerk's deposit at its fame at the end (DR-19.6, capped);

@@ -18,7 +18,7 @@ The cards played this way, by `kind` in the data (ids are never read):
 - Fire performer (DR-21.12): `performer` leaves the circus with no severance and no fame lost; never
   during a performance (AMB-24).
 Unlock occupied action is played with a placement (`place_marker`'s `unlock`, actions.py); Double
-vote in the vote (vote.py); Longer applause during its owner's performance (branch dr-show); the
+vote in the vote (vote.py); Longer applause during its owner's performance (applause.py); the
 bonus cards are never played, only held (DR-21.8, AMB-25).
 
 Every play spends one use (DR-21.6, `investments.spend_use`). A card with no usage mark stays in

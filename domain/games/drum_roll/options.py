@@ -3,9 +3,8 @@ start player (DR-2.12). Each default is the digest's recommended reading; the al
 other readings it names, so an arbiter whose table reads the rulebook another way can record a
 match under that reading. `DrumRollOptions` is the ruleset's `options_model`.
 
-AMB-14's option is read by the performing, built on another branch; it is declared now so that
-the option set, and so every match's created event, stays the same when that phase arrives;
-docs/games/drum-roll.md lists which are honoured today.
+Every option is honoured; `option_presets` in rules.py names each alternative reading alone, so
+the conformance suite plays every one (docs/games/drum-roll.md).
 """
 
 from __future__ import annotations
@@ -34,7 +33,7 @@ class DrumRollOptions(OptionsModel):
     region_count: Literal["after_performing", "performed_only"] = "after_performing"
     """AMB-14: a region bonus counts the performers in the circus after the player's performers have
     performed, flipped ones included and fired ones not (recommended), or only the performers that
-    performed this time. Read by the performance, not built yet."""
+    performed this time. Read by the region bonus (performance.py)."""
 
     postpone_fame_loss: Literal["every_voter", "if_postponed"] = "every_voter"
     """AMB-7: after round 6 every player who voted to postpone loses 1 fame (a, recommended), or

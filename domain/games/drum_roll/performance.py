@@ -13,8 +13,9 @@ its firing with severance (DR-11.8, DR-11.9, AMB-12). Performers flipped in an e
 do not perform and are never fired (DR-11.10, AMB-10). Each performer that performed records its
 level and the performance (DR-11.14), which Longer applause and the Perfect performance award read.
 
-After every seat, the wages (DR-12) and the end of the performance (DR-13, DR-14) follow; both are
-another branch's work and are placeholders here.
+Before the first seat, the show organiser's return (DR-19.2, performance_end.py); after every seat,
+the wages (DR-12, wages.py) and the end of the performance or of the game (DR-13, DR-14;
+performance_end.py, end_of_game.py).
 """
 
 from __future__ import annotations
@@ -244,5 +245,3 @@ def show_helpers(state: State, step: Step) -> State:
             state = state.with_player(seat, money=state.players[seat].money + (helper.value or 0))
     return state
 
-
-# ---- placeholders until the other branches merge ----------------------------------------------

@@ -127,7 +127,8 @@ class DrumRollPosition(PositionModel):
     neutral_region: str | None = Field(default=None, max_length=32, description=(
         "two players: the imaginary third player's region (DR-22.1)"))
     organiser_returned: int | None = Field(default=None, ge=0, le=3, description=(
-        "the seat that returned the show organiser at the end of the last round (DR-19.2)"))
+        "the seat that returned the show organiser at the end of the last round, or just before the last "
+        "performance when this is round 1 of the next (DR-19.2)"))
 
 
 def _fail(path: str, rule: str, reason: str) -> InvalidPositionError:
@@ -315,10 +316,10 @@ def _table(base: State, position: DrumRollPosition) -> None:
             raise _fail(path, "DR-2.8", f"region {region} is also at {seen[region]}: each token is in one place")
         seen[region] = path
     if position.organiser_returned is not None:
-        if position.round == 1:
-            raise _fail("organiser_returned", "DR-19.2", "the show organiser is returned at the end of a round, so "
-                                                         "not before the first")
-        if not any(_helper_kind(base, c.card) == SHOW_ORGANISER for c in position.helper_row):
+        if position.round == 1 and position.performance == 1:
+            raise _fail("organiser_returned", "DR-19.2", "the show organiser is returned at the end of a round or "
+                                                         "just before a performance, so not before the first round")
+        if position.round > 1 and not any(_helper_kind(base, c.card) == SHOW_ORGANISER for c in position.helper_row):
             raise _fail("organiser_returned", "DR-19.2", "the show organiser returned at the end of the last round "
                                                          "is in the helper row")
         if position.start_player != position.organiser_returned:
@@ -384,14 +385,16 @@ def _investment_places(position: DrumRollPosition) -> list[tuple[str, str]]:
 
 def _rows(base: State, position: DrumRollPosition) -> None:
     """DR-2.5, DR-9.3: at most N + 1 performers in the row, of no type more than the limit (DR-2.6,
-    DR-22.4); DR-2.4, DR-9.2: at most N helpers, one more when the show organiser came back last
-    round; DR-7.1: a card already free at an upkeep was discarded, so no card holds more tokens than its
+    DR-22.4); DR-2.4, DR-9.2: at most N helpers, one more while a returned show organiser is there;
+    DR-7.1: a card already free at an upkeep was discarded, so no card holds more tokens than its
     printed cost."""
     components = base.components
     count = components.for_players(base.seats)
     if len(position.performer_row) > count.performer_row:
         raise _fail("performer_row", "DR-9.3", f"the performer row holds at most {count.performer_row} cards")
-    extra = 1 if position.organiser_returned is not None else 0
+    # A returned show organiser joins a full row (DR-9.2: the refill never removes a card) and stays
+    # there until hired or discarded, so a row holding it may hold one card more.
+    extra = 1 if any(_helper_kind(base, c.card) == SHOW_ORGANISER for c in position.helper_row) else 0
     if len(position.helper_row) > count.helper_row + extra:
         raise _fail("helper_row", "DR-9.2", f"the helper row holds at most {count.helper_row + extra} cards")
     types: Counter[str] = Counter()

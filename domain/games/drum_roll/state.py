@@ -11,7 +11,7 @@ Decks are multisets, kept sorted: every draw is a chance event over the cards le
 no state holds an order that nobody at the table knows. The performer deck is drawn from the
 bottom (DR-2.3); with a shuffled deck that is the same chance, and the chance's name says so.
 
-Hidden parts (a view module, not built yet, removes them): the decks (nobody; the arbiter), each
+Hidden parts (views.py removes them): the decks (nobody; the arbiter), each
 seat's investment hand, and during the opening draft each seat's two drawn performers and its
 choice (that seat alone until every seat has chosen, DR-2.9).
 """

@@ -25,11 +25,9 @@ from domain.games.drum_roll.bots import (
 from domain.games.drum_roll.moves import CastVote, PlaceCube, PlayDoubleVote
 from domain.games.drum_roll.state import HandCard, Hired, State
 from domain.kernel.chance import derive_outcome
-from domain.kernel.contract import Decision
 from domain.kernel.driver import play
 from domain.kernel.values import evolve
 from domain.kernel.viewers import Viewer
-from tests.conformance.harness import BlindReport, _Blind
 
 from .builders import config
 
@@ -222,7 +220,7 @@ def test_dr_2_9_the_draft_in_progress_hides_the_others_draws() -> None:
 
 
 def test_dr_18_9_blind_replaces_investment_cards_in_other_seats_steps() -> None:
-    """A look-at-cards reward (built on another branch) may hold the cards looked at in a step of
+    """A look-at-cards reward (rewards.py) holds the cards looked at in a step of
     the agenda: another seat's step is blinded (the cards replaced by stand-ins, the rest kept),
     the seat's own step is kept as it is. Rules: DR-18.9."""
     from domain.kernel.agenda import Step, push
@@ -240,42 +238,6 @@ def test_dr_18_9_blind_replaces_investment_cards_in_other_seats_steps() -> None:
     assert blind(swapped, seat).to_json() == world.to_json()
     mine = push(evolve(state, investment_deck=deck), Step("look", seat=seat, cards=list(cards)))
     assert blind(mine, seat).agenda[0]["cards"] == tuple(cards)
-
-
-def test_the_counterfactual_conformance_check_finds_no_leak() -> None:
-    """The conformance suite's own check (tests/conformance/harness.py), run here because the game
-    is not registered yet: at every decision point where something is hidden from the seat to
-    move, the latest hidden draws and private choices are varied and replayed, and neither bot's
-    move may change."""
-    report = BlindReport()
-    for seats, seed in ((2, 1), (4, 3)):
-        _check_bots_blind(seats, seed, report)
-    assert report.alternatives >= 50, report.summary()
-    assert not report.leaks, report.summary()
-
-
-def _check_bots_blind(seats: int, seed: int, report: BlindReport) -> None:
-    """harness.check_bots_blind for an unregistered ruleset (the same loop)."""
-    bots = dict(R.bots())
-    names = sorted(bots)
-    rng = random.Random(seed)
-    checker = _Blind(R, bots, report, 2)
-    state = R.setup(config(seats))
-    for index in range(R.max_events(state.config) + 1):
-        decision: Decision = R.decision(state)
-        if decision.over:
-            return
-        if decision.chance is not None:
-            outcome = derive_outcome(f"{seed:064x}", "blind bots", [], index, decision.chance).outcome
-            state = checker.record(state, decision, None, outcome)
-            continue
-        seat = decision.seats[rng.randrange(len(decision.seats))]
-        hidden = checker.hidden(seat)
-        if hidden and index % 4 == 0:
-            checker.check(state, seat, hidden, seed * 100_003 + index)
-        move = bots[names[(seat + seed) % len(names)]](state, seat, rng)
-        state = checker.record(state, decision, seat, move)
-    raise AssertionError("the match did not end")
 
 
 def test_a_move_the_real_state_refuses_is_never_returned(monkeypatch: pytest.MonkeyPatch) -> None:

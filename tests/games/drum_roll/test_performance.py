@@ -39,7 +39,7 @@ def test_dr_11_1_amb_38_seats_perform_clockwise_from_the_start_player() -> None:
         first = RULESET.legal_moves(state, seat)[0]
         state = RULESET.apply(state, seat, first)  # the other performer then goes by itself
     assert seen == [1, 2, 0]
-    assert state.over  # wages and the end of the performance are not built: the match ends
+    assert state.over  # the builder plays the seats' performances alone (performing.show)
     assert [p.money for p in state.players] == [10 + 2 + 2, 10 + 2 + 2, 10 + 3 + 3]
 
 

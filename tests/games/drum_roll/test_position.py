@@ -111,7 +111,7 @@ def test_a_position_is_the_table_between_marker_turns_only() -> None:
     with pytest.raises(PositionUnavailableError):
         RULESET.position_of(states[0])  # the setup's draws
     with pytest.raises(PositionUnavailableError):
-        RULESET.position_of(states[-1])  # the end (the performance, not built yet)
+        RULESET.position_of(states[-1])  # the end of the game
     sharing = next(s for s in states if s.agenda and s.agenda[0].kind == "share")
     with pytest.raises(PositionUnavailableError):
         RULESET.position_of(sharing)
