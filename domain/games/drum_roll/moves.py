@@ -156,11 +156,17 @@ class TakeRewardCube(MoveModel):
 
 
 class KeepInvestment(MoveModel):
-    """A look-and-keep reward (DR-18.2, DR-18.9): keep this one of the investment cards looked at;
-    the ones not kept go under the investment deck. Private: the others see that a card was kept."""
+    """A look-and-keep reward (DR-18.2, DR-18.9): keep the card at `index` (from 0, in the order
+    drawn) among the investment cards looked at and not yet kept; the ones not kept go under the
+    investment deck.
+
+    Why a position and not the card: the move is public, the cards are not. Which position was kept
+    tells the table nothing about which card (the draws are hidden and random), so the record needs
+    no private choice, and a later move of the keeper that names the card (playing or discarding
+    it) never depends on a choice still hidden."""
 
     type: Literal["keep_investment"] = "keep_investment"
-    card: Name
+    index: int = Field(ge=0, le=5)
 
 
 class TakeTrailer(MoveModel):

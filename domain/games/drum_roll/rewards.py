@@ -177,7 +177,7 @@ def look_resolve(state: State, step: Step, outcome: JSON) -> State:
 
 
 def keep_legal(state: State, seat: int, step: Step) -> list[mv.KeepInvestment]:
-    return [mv.KeepInvestment(card=card) for card in sorted(set(looked(step)))]
+    return [mv.KeepInvestment(index=index) for index in range(len(looked(step)))]
 
 
 def keep_needed(state: State, step: Step) -> bool:
@@ -196,16 +196,18 @@ def keep_otherwise(state: State, step: Step) -> State:
 
 
 def keep_validate(state: State, seat: int, step: Step, move: mv.KeepInvestment) -> None:
-    if move.card not in looked(step):
-        raise IllegalMoveError("DR-18.9", f"{move.card} is not one of the investment cards you are looking at")
+    count = len(looked(step))
+    if move.index >= count:
+        raise IllegalMoveError("DR-18.9", f"you are looking at {count} investment cards: keep one of positions "
+                                          f"0 to {count - 1}")
 
 
 def keep_apply(state: State, seat: int, step: Step, move: mv.KeepInvestment) -> State:
     """DR-18.9: the card joins the hand; when enough are kept, the rest go under the investment
     deck in the order drawn (AMB-37), then the hand limit (DR-21.4)."""
     cards = list(looked(step))
-    cards.remove(move.card)
-    state = state.with_player(seat, hand=(*state.players[seat].hand, HandCard(move.card)))
+    card = cards.pop(move.index)
+    state = state.with_player(seat, hand=(*state.players[seat].hand, HandCard(card)))
     keep = int(step["keep"]) - 1
     if keep > 0 and cards:
         return push(state, step.but(keep=keep, cards=cards))

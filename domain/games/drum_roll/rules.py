@@ -39,10 +39,6 @@ from .position import DrumRollPosition, from_position, hide_position, position_o
 from .state import State
 from .tasks import AGENDA
 
-KEPT_INVESTMENT = "investment-hand"
-"""The reveal point of an investment card kept from a look (DR-18.9): never reached while the
-match runs (the hand is hidden), so the kernel reveals the choice when the match ends."""
-
 
 class DrumRollRules(Ruleset[State, BaseModel]):
     name: ClassVar[str] = "drum-roll"
@@ -126,9 +122,6 @@ class DrumRollRules(Ruleset[State, BaseModel]):
             return PrivateChoice(until=flow.DRAFT_REVEALED)
         if isinstance(move, mv.CastVote):
             return PrivateChoice(until=vote.reveal_point(state))  # DR-10.2: hands open together
-        if isinstance(move, mv.KeepInvestment):
-            # DR-18.9: the card kept goes to a hidden hand; the table sees that one was kept
-            return PrivateChoice(until=KEPT_INVESTMENT, fields=("card",))
         return None
 
     def reveals(self, state: State) -> Collection[str]:

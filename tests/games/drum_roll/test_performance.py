@@ -335,7 +335,7 @@ def test_dr_18_8_no_wage_skip_carries_over_into_a_new_performance() -> None:
 @pytest.mark.parametrize(("data", "rule"), [
     ({"type": "choose_dazzling", "flip": True}, "DR-11.6"),
     ({"type": "take_reward_cube", "colour": "red"}, "DR-18.5"),
-    ({"type": "keep_investment", "card": "I01"}, "DR-18.9"),
+    ({"type": "keep_investment", "index": 0}, "DR-18.9"),
     ({"type": "take_trailer", "performer": "P10"}, "DR-20.6"),
     ({"type": "pay_cubes", "cubes": ["red"]}, "DR-11.4"),
     ({"type": "skip_wage", "card": "P10"}, "DR-11.4"),

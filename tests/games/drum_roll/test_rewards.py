@@ -10,7 +10,6 @@ from domain.games.drum_roll import RULESET
 from domain.games.drum_roll.state import HandCard, State
 from domain.games.drum_roll.tasks import AGENDA
 from domain.kernel.agenda import Step, pop
-from domain.kernel.contract import PrivateChoice
 from domain.kernel.viewers import Viewer
 
 from .builders import chance, illegal, move
@@ -79,13 +78,13 @@ def test_dr_18_9_amb_37_look_at_two_keep_one_the_other_under_the_deck() -> None:
     spec = RULESET.decision(state).chance
     assert spec is not None and spec.visible_to == (SEAT,) and spec.total_weight() == 30
     state = chance(state, "I05", "I20")
-    assert moves(state) == [{"type": "keep_investment", "card": "I05"}, {"type": "keep_investment", "card": "I20"}]
-    illegal(state, SEAT, {"type": "keep_investment", "card": "I06"}, "DR-18.9")
-    keep = RULESET.parse_move({"type": "keep_investment", "card": "I20"})
-    assert RULESET.private_choice(state, SEAT, keep) == PrivateChoice(until="investment-hand", fields=("card",))
+    assert moves(state) == [{"type": "keep_investment", "index": 0}, {"type": "keep_investment", "index": 1}]
+    illegal(state, SEAT, {"type": "keep_investment", "index": 2}, "DR-18.9")
+    keep = RULESET.parse_move({"type": "keep_investment", "index": 1})  # the second card drawn: I20
+    assert RULESET.private_choice(state, SEAT, keep) is None  # a position tells nothing of the card
     after = AGENDA.rows["look_keep"].apply(pop(state), SEAT, state.agenda[0], keep)  # type: ignore[union-attr]
     assert after.agenda[0] == Step("hand_limit", seat=SEAT)  # DR-21.4: the hand limit applies at once
-    state = move(state, SEAT, {"type": "keep_investment", "card": "I20"})
+    state = move(state, SEAT, {"type": "keep_investment", "index": 1})
     assert state.players[SEAT].hand == (HandCard("I20"),)
     assert state.investment_bottom == ("I05",) and len(state.investment_deck) == 28
 
