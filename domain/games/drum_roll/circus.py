@@ -43,6 +43,14 @@ def bizarre_count(state: State, seat: int) -> int:
     return sum(1 for hired in state.players[seat].performers if type_of(state, hired.card) == BIZARRE)
 
 
+def by_bizarre_count(state: State, seat: int, table: list[int]) -> int:
+    """A bizarre performer's value by the number of bizarre performers in its circus (DR-18.4): the
+    table's entry for 1, 2, 3 ..., its last entry for that many or more. Its wage (wages.py) and its
+    flip fame (performance.py) read their tables the same way."""
+    count = max(bizarre_count(state, seat), 1)
+    return table[min(count, len(table)) - 1]
+
+
 def _free(hired: Hired) -> bool:
     """A performer with no trailer of its own and none shared (DR-20.1: at most one trailer)."""
     return not hired.trailer and hired.shares_trailer_of is None

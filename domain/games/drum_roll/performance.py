@@ -188,8 +188,7 @@ def flip_fame(state: State, seat: int, card: str) -> int:
     table = performer.flip_fame_by_bizarre_count
     if not table:
         return performer.flip_fame
-    count = max(circus.bizarre_count(state, seat), 1)
-    return table[min(count, len(table)) - 1]
+    return circus.by_bizarre_count(state, seat, table)
 
 
 def flip(state: State, seat: int, card: str) -> State:

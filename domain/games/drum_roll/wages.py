@@ -15,28 +15,21 @@ from __future__ import annotations
 
 from domain.kernel.agenda import Step
 
+from . import circus
 from .state import Hired, State
 
 TRAILER_REDUCTION = 1
 """DR-20.2: a trailer, its own or a shared one (DR-20.3, AMB-18), lowers the wage by 1."""
 
 
-def bizarre_count(state: State, seat: int, kind: str) -> int:
-    """The number of performers of `kind` in the seat's circus, flipped ones included (they stay
-    in the circus, DR-17.6): what a bizarre performer's wage by count reads (DR-18.4)."""
-    components = state.components
-    return sum(1 for hired in state.players[seat].performers if components.performer(hired.card).type == kind)
-
-
 def base_wage(state: State, seat: int, hired: Hired) -> int:
     """The front wage (DR-17.1): the printed `wage`, or for a card with `wage_by_bizarre_count` the
-    entry for the number of its type in the circus (1, 2, 3 or more: the last entry; DR-18.4)."""
+    entry for the number of bizarre performers in the circus (1, 2, 3 or more: the last entry;
+    DR-18.4)."""
     card = state.components.performer(hired.card)
-    by_count = card.wage_by_bizarre_count
-    if not by_count:
+    if not card.wage_by_bizarre_count:
         return card.wage
-    count = max(bizarre_count(state, seat, card.type), 1)
-    return by_count[min(count, len(by_count)) - 1]
+    return circus.by_bizarre_count(state, seat, card.wage_by_bizarre_count)
 
 
 def pays_secondary(state: State, hired: Hired) -> bool:
