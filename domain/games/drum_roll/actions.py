@@ -269,12 +269,17 @@ def hire_helper_legal(state: State, seat: int, step: Step) -> list[mv.HireHelper
 
 
 def hire_performer_needed(state: State, step: Step) -> bool:
-    """DR-5.15, DR-5.18: with no card the player can pay for, the marker returns with no effect."""
-    return len(hire_performer_legal(state, seat_of(step), step)) > 1
+    """DR-5.15, DR-5.18: with no card the player can pay for, the marker returns with no effect,
+    unless the player holds investment cards, which it may play first (DR-21.2: Extra income to
+    afford a card). Any hand is asked, whatever its cards, since only their number is public."""
+    seat = seat_of(step)
+    return len(hire_performer_legal(state, seat, step)) > 1 or bool(state.players[seat].hand and state.performer_row)
 
 
 def hire_helper_needed(state: State, step: Step) -> bool:
-    return len(hire_helper_legal(state, seat_of(step), step)) > 1
+    """As for a performer (hire_performer_needed)."""
+    seat = seat_of(step)
+    return len(hire_helper_legal(state, seat, step)) > 1 or bool(state.players[seat].hand and state.helper_row)
 
 
 def hire_performer_validate(state: State, seat: int, step: Step, move: mv.HirePerformer | mv.Decline) -> None:

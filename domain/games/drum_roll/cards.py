@@ -2,10 +2,12 @@
 
 DR-21.2: a card may be played at any time unless its rule says otherwise. An engine needs a moment
 to ask, so a card is offered in its owner's own decisions: the placement turn (`place_marker`), the
-sharing turn (`share`) and the `hand_limit` decision. Not in the hires, the deposit, the vote or
-the show organiser's return: those decisions ask one thing, and a card played there could as well
-be played in the next placement or sharing turn. A card never makes a decision that would not
-otherwise be asked (the steps' `needed` is unchanged).
+hires at resolution (`hire_performer`, `hire_helper`: Extra income to afford a card, DR-5.15), the
+sharing turn (`share`) and the `hand_limit` decision. Not in the deposit, the vote or the show
+organiser's return: those decisions ask one thing, and a card played there could as well be played
+in the next placement or sharing turn. A hire is asked of a seat that holds any card even when it
+can afford nothing yet (only the number of cards is public, so the question tells nothing); no
+other decision is asked only because of cards.
 
 The cards played this way, by `kind` in the data (ids are never read):
 - Extra resource (DR-21.17): `colours` are the cubes of one of the card's `options` (a colour, or

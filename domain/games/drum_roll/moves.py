@@ -215,7 +215,7 @@ class DoneApplause(MoveModel):
 
 
 class PlayInvestment(MoveModel):
-    """Play an investment card from your hand (DR-21.2), in your own placement turn, sharing turn or
+    """Play an investment card from your hand (DR-21.2), in your own placement turn, hire, sharing turn or
     hand-limit decision. The fields a card needs: `colours`, the cubes taken (Extra resource: one
     of the card's options, DR-21.17) or paid (Extra income conversion, DR-21.20); `performer`, the
     performer fired (Fire performer, DR-21.12) or given the trailer (Trailer, DR-21.11), with

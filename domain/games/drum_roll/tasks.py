@@ -59,7 +59,7 @@ OUT_OF_STEP: tuple[tuple[tuple[type, ...], str, str], ...] = (
     ((mv.PlayLongerApplause, mv.DoneApplause), "DR-21.14",
      "Longer applause is played in your own performance, after your performers"),
     ((mv.PlayInvestment,), "DR-21.2",
-     "investment cards are played in your own placement turn, sharing turn or hand-limit decision"),
+     "investment cards are played in your own placement turn, hire, sharing turn or hand-limit decision"),
     ((mv.DiscardInvestment,), "DR-21.4", "investment cards are discarded only from a hand over its limit"),
 )
 """Per kind of move: the rule that says when it is made, and when, for a move made out of step."""
@@ -113,12 +113,16 @@ ROWS: tuple[Row[State, Any], ...] = (
            cd.limit_apply, needed=cd.limit_needed, rule="DR-21.4",
            prompt="your investment hand is over its limit: play or discard one card (DR-21.4, DR-21.5)",
            asks="play or discard an investment card down to your hand limit"),
-    Choice(ac.HIRE_PERFORMER, (mv.HirePerformer, mv.Decline), ac.hire_performer_legal, ac.hire_performer_validate,
-           ac.hire_performer_apply, needed=ac.hire_performer_needed, rule="DR-6.1",
-           prompt="hire a performer from the row, or decline (DR-5.11)", asks="hire a performer or decline"),
-    Choice(ac.HIRE_HELPER, (mv.HireHelper, mv.Decline), ac.hire_helper_legal, ac.hire_helper_validate,
-           ac.hire_helper_apply, needed=ac.hire_helper_needed, rule="DR-6.1",
-           prompt="hire a helper from the row, or decline (DR-5.13)", asks="hire a helper or decline"),
+    Choice(ac.HIRE_PERFORMER, (mv.HirePerformer, mv.Decline, mv.PlayInvestment),
+           *cd.offering(ac.hire_performer_legal, ac.hire_performer_validate, ac.hire_performer_apply),  # DR-21.2
+           needed=ac.hire_performer_needed, rule="DR-6.1",
+           prompt="hire a performer from the row, play an investment card, or decline (DR-5.11, DR-21.2)",
+           asks="hire a performer or decline"),
+    Choice(ac.HIRE_HELPER, (mv.HireHelper, mv.Decline, mv.PlayInvestment),
+           *cd.offering(ac.hire_helper_legal, ac.hire_helper_validate, ac.hire_helper_apply),  # DR-21.2
+           needed=ac.hire_helper_needed, rule="DR-6.1",
+           prompt="hire a helper from the row, play an investment card, or decline (DR-5.13, DR-21.2)",
+           asks="hire a helper or decline"),
     Auto("upkeep", ac.upkeep),  # DR-7.1
     # ---- the sharing phase (DR-8, DR-19.3, DR-19.7 to DR-19.9) --------------------------------
     each_seat("sharing", "share", order=sh.sharing_order),  # DR-8.8, AMB-41

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.drum_roll import RULESET
+from domain.games.drum_roll import RULESET, actions
 from domain.games.drum_roll.components import load_components
 from domain.games.drum_roll.state import HandCard, Hired, State
 from domain.games.drum_roll.tasks import AGENDA
@@ -165,13 +165,31 @@ def test_dr_21_8_dr_21_10_dr_21_14_dr_21_18_cards_not_played_through_play_invest
 
 
 def test_dr_21_2_cards_are_played_in_the_owners_own_decisions_only() -> None:
+    """Rules: DR-21.2, DR-21.4."""
     state = hand(placing(), 2, "I27")
     illegal(state, 2, play("I27"), "DR-4.1")  # seat 1 is placing: not seat 2's decision
     hiring = hand(resolving(), 1, "I27")
     hiring = chance(hiring, "I28", "I15")  # seat 0's two investments; then seat 1's hire
     assert RULESET.decision(hiring).seats == (1,)
-    illegal(hiring, 1, play("I27"), "DR-21.2")
+    illegal(hiring, 2, play("I27"), "DR-6.1")  # not seat 2's hire
     illegal(hiring, 1, {"type": "discard_investment", "card": "I27"}, "DR-21.4")
+
+
+def test_dr_21_2_dr_5_15_extra_income_played_at_a_hire_pays_for_the_card() -> None:
+    """Rules: DR-21.2, DR-5.15, DR-21.19. A seat that can afford nothing in the row but holds a card
+    is still asked at its hire (any hand is asked: only its size is public); Extra income played
+    there makes the card affordable, and the hire is asked again."""
+    hiring = chance(hand(resolving(), 1, "I27").with_player(1, money=0), "I28", "I15")
+    assert RULESET.decision(hiring).seats == (1,)
+    assert [m.type for m in RULESET.legal_moves(hiring, 1)] == ["decline", "play_investment"]
+    after = move(hiring, 1, play("I27"))
+    assert after.players[1].money == 4 and after.players[1].hand == ()
+    assert RULESET.decision(after).seats == (1,)  # the same hire, asked again
+    affordable = [m.card for m in RULESET.legal_moves(after, 1) if m.type == "hire_performer"]
+    assert affordable and all(actions.performer_cost(after, row) <= 4 for row in after.performer_row
+                              if row.card in affordable)
+    broke = chance(resolving().with_player(1, money=0), "I28", "I15")  # no card, nothing affordable:
+    assert RULESET.decision(broke).seats == (2,)  # seat 1's marker returned by itself (DR-5.18)
 
 
 def test_dr_21_6_amb_21_a_card_with_no_usage_mark_stays_and_one_with_two_uses_is_kept_once() -> None:
