@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.support import bench_verification, record_bot_match
+from benchmarks.support import bench_verification, bench_whole_match, mid_game, record_bot_match
 from domain.games.drum_roll.rules import DrumRollRules
-from domain.kernel.driver import make_config, play
 
 RULES = DrumRollRules()
 SEATS = [2, 3, 4]
@@ -28,30 +27,13 @@ SEATS = [2, 3, 4]
 @pytest.mark.benchmark(group="drum-roll-match")
 @pytest.mark.parametrize("seats", SEATS, ids=[f"{n}p" for n in SEATS])
 def test_whole_random_bot_match(benchmark: Any, seats: int) -> None:
-    config = make_config(RULES, seats, "standard")
-    counter = iter(range(10**9))
-    played = benchmark.pedantic(lambda: play(RULES, config, seed=next(counter)), rounds=5, iterations=1)
-    assert RULES.decision(played.state).over
-    benchmark.extra_info["steps"] = len(played.steps)
-
-
-def _mid_game(seats: int, seed: int, kind: str) -> Any:
-    """A state of a random-bot match in round 3 or later whose head is a decision of `kind`."""
-    config = make_config(RULES, seats, "standard")
-    played = play(RULES, config, seed=seed)
-    state = RULES.setup(config)
-    for step in played.steps:
-        state = (RULES.resolve(state, step.data) if step.kind == "chance"
-                 else RULES.apply(state, step.seat or 0, RULES.parse_move(step.data)))
-        if state.round >= 3 and state.agenda and state.agenda[0].kind == kind and not RULES.decision(state).chance:
-            return state
-    raise AssertionError(f"no {kind} decision in round 3 or later")
+    bench_whole_match(benchmark, RULES, seats)
 
 
 @pytest.mark.benchmark(group="drum-roll-legal-moves")
 @pytest.mark.parametrize("kind", ["place_marker", "share"])
 def test_legal_moves_mid_game(benchmark: Any, kind: str) -> None:
-    state = _mid_game(4, 7, kind)
+    state = mid_game(RULES, 4, 7, kind)
     seat = RULES.decision(state).seats[0]
     moves = benchmark(RULES.legal_moves, state, seat)
     assert moves
