@@ -38,6 +38,21 @@ def components_of(summary: dict[str, Any]) -> Any | None:
     return found
 
 
+
+def known_components(summary: dict[str, Any], state: dict[str, Any], model: type[Any], shipped: Any) -> Any:
+    """The match's component set for a game renderer: the recorded one when this process knows it
+    (`components_of`), else `shipped` (the game's default set, given by its renderer) when the
+    match names that set or none, as while the game is not registered in this process; any other
+    set raises ValueError, and render_state falls back to the generic panels."""
+    found = components_of(summary)
+    if isinstance(found, model):
+        return found
+    wanted = (summary.get("components") or {}).get("hash")
+    if (not wanted or wanted == shipped.content_hash()) and state.get("components", shipped.name) == shipped.name:
+        return shipped
+    raise ValueError("the match's component set is not known here")
+
+
 def seat_style(seat: int | None) -> str:
     return "bold" if seat is None else SEAT_STYLES[seat % len(SEAT_STYLES)]
 

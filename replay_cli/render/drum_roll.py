@@ -31,7 +31,7 @@ from rich.text import Text
 
 from domain.games.drum_roll.components import ANY, DrumRollComponents, Performer, default_components
 
-from .common import components_of, decision_text, header, seat_label, seat_style
+from .common import decision_text, header, known_components, seat_label, seat_style
 
 WIDTH = 100
 """The widest line drawn: every renderable is constrained to it."""
@@ -59,16 +59,9 @@ def render(summary: dict[str, Any], view: dict[str, Any], viewer: str | None = N
 
 
 def _components(summary: dict[str, Any], state: dict[str, Any]) -> DrumRollComponents:
-    """The match's component set, or the shipped one when the match names it (or names none) while
-    the game is not registered in this process; any other set is unknown here."""
-    found = components_of(summary)
-    if isinstance(found, DrumRollComponents):
-        return found
-    shipped = default_components()
-    wanted = (summary.get("components") or {}).get("hash")
-    if (not wanted or wanted == shipped.content_hash()) and state.get("components", shipped.name) == shipped.name:
-        return shipped
-    raise ValueError("the match's component set is not known here")
+    """The match's component set, or the shipped one (common.known_components)."""
+    found: DrumRollComponents = known_components(summary, state, DrumRollComponents, default_components())
+    return found
 
 
 def _count(value: Any) -> int:
