@@ -91,6 +91,27 @@ def hidden_position(ruleset: Ruleset[Any, Any], position: dict[str, Any], viewer
     return position if viewer.sees_all else ruleset.hide_position(position, viewer)
 
 
+def counted(position: dict[str, Any], viewer: Viewer, piles: tuple[str, ...], own: str) -> dict[str, Any]:
+    """The common shape of a game's `hide_position`: for everyone but the arbiter, each of the
+    face-down `piles` becomes `{"count": n}`, and so does each player's `own` field (a hand, a set of
+    bonus cards) for every seat but the viewer's, as the game's view hides them."""
+    if viewer.sees_all:
+        return position
+    hidden = dict(position)
+    for key in piles:
+        if isinstance(hidden.get(key), list):
+            hidden[key] = {"count": len(hidden[key])}
+    players = hidden.get("players")
+    if isinstance(players, list):
+        shown = []
+        for seat, player in enumerate(players):
+            if isinstance(player, dict) and not viewer.is_seat(seat) and isinstance(player.get(own), list):
+                player = {**player, own: {"count": len(player[own])}}
+            shown.append(player)
+        hidden["players"] = shown
+    return hidden
+
+
 def position_hides(ruleset: Ruleset[Any, Any], position: dict[str, Any], seats: int) -> bool:
     """Whether some spectator or seat sees less than the whole position: then its record keeps
     hidden information, and a fork carrying it is sealed while the match it came from is in play."""

@@ -31,7 +31,7 @@ from pydantic import Field
 from domain.kernel.agenda import Step, hold
 from domain.kernel.contract import PositionModel
 from domain.kernel.errors import IllegalMoveError, InvalidPositionError, PositionUnavailableError
-from domain.kernel.positions import RULE
+from domain.kernel.positions import RULE, counted
 from domain.kernel.values import evolve
 from domain.kernel.viewers import Viewer
 
@@ -223,21 +223,7 @@ def _player_position(player: Player, colours: tuple[str, ...]) -> PlayerPosition
 def hide_position(position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """As the view hides them (views.py): the decks and the cards under the investment deck are
     counted for everyone but the arbiter; another seat's investment hand is counted (DR-21)."""
-    if viewer.sees_all:
-        return position
-    hidden = dict(position)
-    for key in DECKS:
-        if isinstance(hidden.get(key), list):
-            hidden[key] = {"count": len(hidden[key])}
-    players = hidden.get("players")
-    if isinstance(players, list):
-        shown = []
-        for seat, player in enumerate(players):
-            if isinstance(player, dict) and not viewer.is_seat(seat) and isinstance(player.get("hand"), list):
-                player = {**player, "hand": {"count": len(player["hand"])}}
-            shown.append(player)
-        hidden["players"] = shown
-    return hidden
+    return counted(position, viewer, DECKS, "hand")
 
 
 # ---- building the state -------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from pydantic import Field
 from domain.kernel.agenda import Step
 from domain.kernel.contract import PositionModel, ScoreLine
 from domain.kernel.errors import InvalidPositionError, PositionUnavailableError
-from domain.kernel.positions import RULE, position_line
+from domain.kernel.positions import RULE, counted, position_line
 from domain.kernel.viewers import Viewer
 
 from . import board
@@ -188,21 +188,7 @@ def hide_position(position: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     """As the view hides them (views.py): other seats' final bonus cards are counted, not shown
     (RR-21.2); the deck, the removed cards and the unseen engineers are counted for everyone but the
     arbiter (RR-2.3, RR-2.8). Between turns no seat is looking through the deck."""
-    if viewer.sees_all:
-        return position
-    hidden = dict(position)
-    for key in HIDDEN:
-        if isinstance(hidden.get(key), list):
-            hidden[key] = {"count": len(hidden[key])}
-    players = hidden.get("players")
-    if isinstance(players, list):
-        shown = []
-        for seat, player in enumerate(players):
-            if isinstance(player, dict) and not viewer.is_seat(seat) and isinstance(player.get("bonus_cards"), list):
-                player = {**player, "bonus_cards": {"count": len(player["bonus_cards"])}}
-            shown.append(player)
-        hidden["players"] = shown
-    return hidden
+    return counted(position, viewer, HIDDEN, "bonus_cards")
 
 
 # ---- building the state -------------------------------------------------------------------------
