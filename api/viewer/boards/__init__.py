@@ -35,7 +35,7 @@ def board_of(game: str) -> Board | None:
     if module is None:
         return None
     try:
-        return importlib.import_module(f"{__name__}.{module}").draw  # type: ignore[no-any-return]
+        return importlib.import_module(f"{__name__}.{module}").draw
     except (ImportError, AttributeError):
         return None
 
