@@ -17,12 +17,8 @@ def seat_names(summary: dict[str, Any]) -> list[str]:
 
 
 def totals(view: dict[str, Any]) -> dict[int, int]:
-    """Each seat's score total from the view's score lines."""
-    found: dict[int, int] = {}
-    for line in view.get("scores") or []:
-        if isinstance(line, dict) and isinstance(line.get("seat"), int):
-            found[line["seat"]] = int(line.get("total", line.get("points", 0)) or 0)
-    return found
+    """Each seat's score total: the view's `scores`, one integer per seat in seat order."""
+    return {seat: int(total) for seat, total in enumerate(view.get("scores") or []) if isinstance(total, int)}
 
 
 def to_move(view: dict[str, Any]) -> list[int]:
