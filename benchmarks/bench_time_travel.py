@@ -33,7 +33,7 @@ from domain.kernel.integrity import ServerKey
 from domain.kernel.viewers import Viewer
 from tests.kernel.undo_play import undo_heavy_match
 
-GAMES = ["carcassonne", "circus-train", "test-dicevote"]
+GAMES = ["carcassonne", "circus-train", "russian-railroads", "drum-roll", "test-dicevote"]
 EVENTS = 600
 
 

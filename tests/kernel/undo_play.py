@@ -14,7 +14,8 @@ from domain.application import Ringside
 from domain.kernel.errors import RingsideError
 from domain.kernel.viewers import Actor
 
-SEATS = {"test-dicevote": 3, "carcassonne": 3, "circus-train": 3, "test-sealedbonus": 2}
+SEATS = {"test-dicevote": 3, "carcassonne": 3, "circus-train": 3, "russian-railroads": 3, "drum-roll": 3,
+         "test-sealedbonus": 2}
 OPTIONS: dict[str, dict[str, object]] = {"test-dicevote": {"rounds": 40}, "test-sealedbonus": {"rounds": 10}}
 
 

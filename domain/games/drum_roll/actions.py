@@ -160,7 +160,9 @@ def place_needed(state: State, step: Step) -> bool:
     """DR-5.17: with no legal space (an Unlock card counted) there is nothing to choose: the marker
     is passed."""
     seat = seat_of(step)
-    return bool(open_spaces(state, seat)) or bool(unlocked_placements(state, seat))
+    if any(refusal(state, seat, space) is None for space in reversed(spaces(state))):  # hires first: most often open
+        return True
+    return bool(unlocked_placements(state, seat))
 
 
 def place_validate(state: State, seat: int, step: Step, move: mv.PlaceMarker | mv.PassMarker) -> None:

@@ -153,10 +153,53 @@ def share_legal(state: State, seat: int, step: Step) -> list[ShareMove]:
 
 
 def share_needed(state: State, step: Step) -> bool:
-    """A seat with no cube it can place and no exchange it can make has nothing to decide."""
+    """A seat with no cube it can place and no exchange it can make has nothing to decide.
+
+    Why not `len(share_legal(...)) > 1`: the agenda asks this after every sharing move and every
+    replayed one, and listing the moves checks some fifty candidates, each a move model and most a
+    refusal. This asks the same question of the rules directly (a cube of one's own is needed for
+    both; `tests/games/drum_roll/test_sharing_needed.py` checks the two agree on real matches)."""
     seat = step.seat
     assert seat is not None
-    return len(share_legal(state, seat, step)) > 1
+    player = state.players[seat]
+    colours = state.components.colours()
+    own = [colour for colour in colours if player.cubes.get(colour, 0) >= 1]
+    if not own:  # DR-8.1: a cube is placed from the supply; DR-19.7, DR-19.8: an exchange gives one
+        return False
+    return _can_place(state, seat, step, own) or _can_exchange(state, seat, step, colours, own)
+
+
+def _can_place(state: State, seat: int, step: Step, own: list[str]) -> bool:
+    """DR-8.1 to DR-8.5: a placement is left and some unflipped performer's level has an unfilled
+    requirement of a colour the seat holds (or an "any" one)."""
+    if int(step.get("placed", 0)) >= allowance(state, seat):
+        return False
+    for hired in state.players[seat].performers:
+        if hired.flipped is not None:
+            continue
+        levels = state.components.performer(hired.card).levels
+        for index in range(len(LEVELS)):
+            left = unfilled(levels[index].cubes, hired.cubes[index])
+            if left[ANY] > 0 or any(left[colour] > 0 for colour in own):
+                return True
+    return False
+
+
+def _can_exchange(state: State, seat: int, step: Step, colours: tuple[str, ...] | list[str],
+                  own: list[str]) -> bool:
+    """DR-19.7 to DR-19.9: an unused agent or secretary takes a cube the seat holds for another
+    colour the general supply still has."""
+    for card in set(state.players[seat].helpers):
+        helper = state.components.helper(card)
+        if helper.kind not in (AGENT, SECRETARY) or step.get("agent" if helper.kind == AGENT else "secretary"):
+            continue
+        exchange = helper.exchange
+        assert exchange is not None  # components validation: agents and secretaries have one
+        gives = own if ANY in exchange.give else [colour for colour in own if colour in exchange.give]
+        takes = [colour for colour in colours if colour in exchange.take and state.cubes.get(colour, 0) >= 1]
+        if any(give != take for give in gives for take in takes):
+            return True
+    return False
 
 
 def share_validate(state: State, seat: int, step: Step, move: ShareMove) -> None:
