@@ -29,6 +29,7 @@ from .housekeeping import prune_answers_periodically
 from .problems import PROBLEM_MEDIA_TYPE, Problem
 from .routers import audit, commentary, games, matches, play
 from .store import ApiStore
+from .viewer import pages
 
 DESCRIPTION = """\
 Ringside records tabletop matches as hash-chained, signed event logs.
@@ -73,6 +74,7 @@ def create_app(ringside: Ringside | None = None, *, data_dir: Path | str | None 
     app.state.ctx = ctx
     problems.install(app)
     docs.install(app)  # served from here: a hall without internet still has its docs
+    pages.install(app)  # the replay viewer, at / (the match list) and /view/{match_id}
 
     app.add_middleware(BodyLimit, settings=ctx.settings)
     if not ctx.settings.opentelemetry:  # traced servers send every request through FastAPI's hooks

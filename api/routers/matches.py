@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
 
 from fastapi import APIRouter, Depends, Header, Query
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from domain.application import Accepted, decision_json
 from domain.kernel.positions import position_view
@@ -112,6 +112,21 @@ def match_summary(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]
 def state(match_id: UUID, ctx: Ctx, principal: Caller, at: At = None) -> dict[str, Any]:
     viewer = principal.viewer(ctx.ringside.fold(match_id))
     return {**ctx.ringside.state(match_id, viewer, at), "viewer": str(viewer)}
+
+
+@router.get("/{match_id}/board.svg", response_class=Response, responses={
+    **READ, 200: {"content": {"image/svg+xml": {"schema": {"type": "string"}}}, "description": "the board as SVG"}},
+            summary="The board drawn as SVG, as the caller may see it, at the head or at any sequence number")
+def board_svg(match_id: UUID, ctx: Ctx, principal: Caller, at: At = None) -> Response:
+    """Drawn from exactly the view `/state` answers with (the game's board module sees nothing
+    else), so the picture never shows what the caller's viewer may not know. Private: a seat's
+    picture holds its hand, so no shared cache may keep it."""
+    from ..viewer.boards import draw_board  # the boards are imported by the first drawing, not at start
+
+    viewer = principal.viewer(ctx.ringside.fold(match_id))
+    view = {**ctx.ringside.state(match_id, viewer, at), "viewer": str(viewer)}
+    svg = draw_board(ctx.ringside.summary(match_id), view, str(viewer))
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "private, no-cache"})
 
 
 @router.get("/{match_id}/position", response_model=PositionOut, responses={**READ, **problems(409)},

@@ -1,0 +1,126 @@
+"""What the match page shows beside the board, built from the caller's view only: the narrated log
+(with its turn starts) and one step's details (who is to move, the score sheet with rule texts, the
+change from the previous step, and what this viewer sees that a spectator does not).
+
+Why here and not in the page's script: the sentences are the terminal's (`replay_cli.render.narrate`,
+made from the redacted log entries alone), so a commentator reads the same words in both, and a
+diff or a rule text computed once on the server is one request per step instead of several.
+Every function takes the viewer the request's token gives and reads nothing but what that viewer
+may see (redacted entries, the viewer's state views, the public score sheet).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from domain.application import Ringside
+from domain.kernel.diff import diff
+from domain.kernel.errors import RingsideError
+from domain.kernel.redaction import redact
+from domain.kernel.rule_texts import game_rules
+from domain.kernel.viewers import Viewer
+
+MARKS = {"undo-requested": "undo", "undo-answered": "undo", "retracted": "undo", "redone": "undo",
+         "ruling": "ruling", "ended": "end", "seed-revealed": "audit", "key-rotated": "audit"}
+"""Log entry kinds the page marks, by the mark's name (a CSS class and a word on the entry)."""
+
+MAX_CHANGES = 200
+"""At most this many JSON paths in a step's change list: a setup step can change thousands."""
+
+
+def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
+    """Every entry of the log as `viewer` may see it, with its sentence, actor, time and mark, and
+    the sequence numbers where a turn starts (a move by another seat than the move before)."""
+    from replay_cli.render.common import actor_text
+    from replay_cli.render.narrate import Narrator
+
+    fold = ringside.fold(match_id)
+    summary = ringside.summary(match_id)
+    narrator = Narrator(summary)
+    entries: list[dict[str, Any]] = []
+    turns: list[int] = [1]
+    mover: int | None = None
+    for entry in ringside.entries(match_id, 1, fold.seq):
+        data = redact(entry, fold, viewer)
+        payload = data.get("payload") or {}
+        actor = data.get("actor") or {}
+        if data.get("kind") == "move" and isinstance(payload.get("seat"), int):
+            if payload["seat"] != mover and data.get("retracted_by") is None:
+                turns.append(int(data["seq"]))
+            if data.get("retracted_by") is None:
+                mover = payload["seat"]
+        try:
+            sentence = narrator.sentence(data)
+        except Exception:  # an entry the narrator cannot read is still listed, by its kind
+            sentence = str(data.get("kind"))
+        entries.append({
+            "seq": data["seq"], "kind": data.get("kind"), "at": data.get("at"),
+            "actor": actor_text(actor, summary), "seat": actor.get("seat"), "text": sentence,
+            "retracted_by": data.get("retracted_by"), "hidden": bool(data.get("redacted")),
+            "mark": MARKS.get(str(data.get("kind"))),
+        })
+    return {"match_id": str(match_id), "version": fold.seq, "status": fold.status, "viewer": str(viewer),
+            "entries": entries, "turns": sorted(set(turns))}
+
+
+def rule_index(game: str) -> dict[str, dict[str, str]]:
+    """Each rule ID the game can cite, with its title and text (the same as `/games/{game}/rules`)."""
+    try:
+        return {entry.id: {"title": entry.title, "text": entry.text} for entry in game_rules(game)}
+    except RingsideError:
+        return {}
+
+
+def step(ringside: Ringside, match_id: UUID, viewer: Viewer, at: int | None) -> dict[str, Any]:
+    """One position as `viewer` sees it, with what the page needs beside the board."""
+    summary = ringside.summary(match_id)
+    view = ringside.state(match_id, viewer, at)
+    seq = int(view["seq"])
+    before = ringside.state(match_id, viewer, seq - 1) if seq > 1 else None
+    sheet = ringside.score(match_id, seq)
+    previous = ringside.score(match_id, seq - 1)["lines"] if seq > 1 else []
+    rules = rule_index(str(summary["game"]))
+
+    def with_rule(line: dict[str, Any]) -> dict[str, Any]:
+        rule = rules.get(str(line.get("rule")), {})
+        return {key: line.get(key) for key in ("seat", "points", "category", "detail", "rule")} | {
+            "rule_title": rule.get("title"), "rule_text": rule.get("text")}
+
+    from replay_cli.render.narrate import score_changes
+
+    added, removed = score_changes(previous, sheet["lines"])
+    changes = diff(before["state"], view["state"]) if before is not None else []
+    decision = view.get("decision") or {}
+    return {
+        "match_id": str(match_id), "seq": seq, "version": int(summary["version"]), "status": view["status"],
+        "viewer": str(viewer), "to_move": list(decision.get("seats") or []), "prompt": decision.get("prompt"),
+        "over": bool(decision.get("over")), "scores": view["scores"], "end": view.get("end"),
+        "sheet": [with_rule(line) for line in sheet["lines"]],
+        "scored": [with_rule(line) for line in added], "unscored": [with_rule(line) for line in removed],
+        "said": _said(summary, before, view),
+        "changes": changes[:MAX_CHANGES], "more_changes": max(0, len(changes) - MAX_CHANGES),
+        "yours": _beyond_spectator(ringside, match_id, viewer, seq, view),
+    }
+
+
+def _said(summary: dict[str, Any], before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    """The change in the game's own words where the terminal has them (a tile placed at (1, 0))."""
+    if before is None:
+        return []
+    from replay_cli.render import describe_changes
+
+    said = describe_changes(summary, before, after)
+    lines = (text.plain.strip().removeprefix("~").strip() for text in said or [])
+    return [line for line in lines if line]
+
+
+def _beyond_spectator(ringside: Ringside, match_id: UUID, viewer: Viewer, seq: int,
+                      view: dict[str, Any]) -> list[dict[str, Any]]:
+    """What this viewer sees at `seq` that a spectator does not (a seat's hand, an arbiter's every
+    face-down card): the paths where the two views differ, with this viewer's values only."""
+    if str(viewer) == str(Viewer.spectator()):
+        return []
+    public = ringside.state(match_id, Viewer.spectator(), seq)
+    return [{"path": change["path"], "value": change.get("after")}
+            for change in diff(public["state"], view["state"]) if change["op"] != "removed"][:MAX_CHANGES]
