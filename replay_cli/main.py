@@ -269,25 +269,34 @@ def print_tokens(answer: dict[str, Any]) -> None:
 @click.argument("match")
 @click.option("--at", type=click.IntRange(min=1), metavar="N", help="The position after event N (default: now).")
 @viewer_option()
+@click.option("--svg", "svg_file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path), metavar="FILE",
+              help="Write the board as an SVG picture to FILE (- for standard output) instead, as the replay "
+                   "viewer draws it.")
 @json_option
-def show(match: str, at: int | None, viewer: Viewer, as_json: bool) -> None:
+def show(match: str, at: int | None, viewer: Viewer, svg_file: Path | None, as_json: bool) -> None:
     """The state of MATCH at a position, as a viewer may see it.
 
     Carcassonne is drawn as a map of tiles and followers; other games as panels of board,
-    players and scores.
+    players and scores. --svg writes the board picture the replay viewer shows instead.
 
     \b
     Examples:
       ringside show 3f2a
       ringside show 3f2a --at 25 --as seat:1
+      ringside show 3f2a --at 25 --as seat:1 --svg board.svg
       ringside show match.ringside.jsonl --as arbiter --json
     """
     source, match_id = settings().match(match)
     view = source.state(match_id, viewer, at)
-    if as_json:
+    if as_json and svg_file is None:
         print_json(view)
         return
     summary = source.summary(match_id) if at is None else source.summary_at(match_id, at)
+    if svg_file is not None:
+        from .viewer import write_board  # the boards are imported for --svg only: show stays a fast path
+
+        write_board(svg_file, summary, view, seen_as(source, match_id, viewer))
+        return
     show_state(summary, view, seen_as(source, match_id, viewer))
 
 
@@ -1261,6 +1270,7 @@ from .rules import rule_text  # noqa: E402
 cli.add_command(rule_text)
 cli.add_lazy_command("play", "replay_cli.play:play")  # imported when run or listed: no other command needs it
 cli.add_lazy_command("simulate", "replay_cli.play:simulate")
+cli.add_lazy_command("view", "replay_cli.viewer:view")  # the replay viewer's page; imports the API when run
 
 
 def main() -> None:  # pragma: no cover - console entry point alias
