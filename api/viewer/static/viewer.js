@@ -420,7 +420,7 @@
     parts.push(el("h3", "Signers"), signers);
     for (const receipt of data.receipts || []) {
       parts.push(el("p", `receipt for event ${receipt.seq}: ${receipt.status} — ${receipt.message}`,
-        { class: receipt.status === "ok" ? "ok" : "bad", "data-receipt": receipt.status }));
+        { class: receipt.status === "holds" ? "ok" : "bad", "data-receipt": receipt.status }));
     }
     box.replaceChildren(...parts);
   }

@@ -1,0 +1,375 @@
+"""The replay viewer in a real browser: headless Chromium from the operating system's packages,
+driven through Playwright's sync API, with every request to another host refused.
+
+A match of each of the four games is created and played over the API (random legal moves), then
+opened as a seat and as a spectator: scrubbed with keys and the slider, the page's step, board,
+scores and hand are checked against `GET /state?at=N` for the same token; every response the
+spectator's page receives (documents, assets, fetches, the live stream) is searched for the
+values only the arbiter's view holds; a live match is followed while moves are posted; the
+audit panel verifies the record and checks receipts. One screenshot per game (wide and phone)
+goes to RINGSIDE_TEST_ARTIFACTS (default tests/artifacts/).
+
+Kept cheap in CI: one server and one browser for the module (each test opens its own context),
+and the tests share one xdist group, so they run in one worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from domain.kernel.diff import diff
+from tests.api.support import Match, Server, bearer, create, play_one
+
+pytestmark = pytest.mark.xdist_group("browser")
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="needs Playwright (make installs it)")
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = {"carcassonne": ["ann", "bob", "cyd"], "circus-train": ["ann", "bob"], "drum-roll": ["ann", "bob", "cyd"],
+         "russian-railroads": ["ann", "bob", "cyd"]}
+MOVES = 36
+"""Steps played in each game's match: past setup into real play, a few seconds each."""
+
+WAIT = 20_000
+"""How long `expect` waits for the page (ms): a generous bound, never a sleep."""
+
+CAPTURE = """
+// Tee every fetch's body (the live stream's too, chunk by chunk) into window.__seen, for the test
+// to search: what the page's script received, exactly as it arrived.
+window.__seen = [];
+const original = window.fetch;
+window.fetch = async (...args) => {
+  const response = await original(...args);
+  const reader = response.clone().body?.getReader();
+  if (reader) {
+    const decoder = new TextDecoder();
+    (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        window.__seen.push(decoder.decode(value, { stream: true }));
+      }
+    })().catch(() => {});
+  }
+  return response;
+};
+"""
+
+
+def chromium() -> str | None:
+    return os.environ.get("RINGSIDE_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def artifacts() -> Path:
+    folder = Path(os.environ.get("RINGSIDE_TEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("viewer-browser") / "data").start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def client(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        yield http
+
+
+@pytest.fixture(scope="module")
+def matches(client: httpx.Client) -> dict[str, Match]:
+    """One match of each game, MOVES steps into play (random legal moves, as each seat)."""
+    played = {}
+    for number, (game, players) in enumerate(GAMES.items()):
+        match = create(client, game, players)
+        rng = random.Random(number)
+        for _ in range(MOVES):
+            if play_one(client, match, rng) is None:
+                break
+        played[game] = match
+    return played
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    executable = chromium()
+    if executable is None:
+        if os.environ.get("CI"):
+            pytest.fail("no Chromium for the browser tests (.ci/run installs it)")
+        pytest.skip("needs Chromium from the system's packages (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+class Tab:
+    """One browser context with one page: requests to another host refused (and listed), page
+    errors collected, and every response body kept for the hidden-information check."""
+
+    def __init__(self, browser: Browser, width: int = 1280, height: int = 800) -> None:
+        self.context: BrowserContext = browser.new_context(viewport={"width": width, "height": height})
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        self.documents: list[str] = []
+        self.context.route("**/*", self._local_only)
+        self.context.add_init_script(CAPTURE)
+        self.page: Page = self.context.new_page()
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("response", self._keep)
+
+    def _local_only(self, route: Route) -> None:
+        if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost", "::1"):
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort("internetdisconnected")
+
+    def _keep(self, response: Any) -> None:
+        if response.request.resource_type in ("document", "script", "stylesheet"):
+            with contextlib.suppress(Exception):  # a page navigated away before its body was read
+                self.documents.append(response.text())
+
+    def received(self) -> str:
+        """Everything the page received: documents and assets, every fetch's body, and the DOM."""
+        seen = self.page.evaluate("window.__seen.join('')")
+        return "\n".join([*self.documents, seen, self.page.content()])
+
+    def close(self) -> None:
+        assert self.outside == [], f"the page asked another host: {self.outside}"
+        assert self.errors == [], f"script errors: {self.errors}"
+        self.context.close()
+
+
+def open_match(tab: Tab, server: Server, match: Match, at: int | None = None, token: str | None = None) -> None:
+    url = f"{server.url}/view/{match.id}" + (f"?at={at}" if at else "") + (f"#token={token}" if token else "")
+    tab.page.goto(url)
+    if token:  # the token left the address at once, into this tab's session storage
+        expect(tab.page).not_to_have_url(re.compile("token"), timeout=WAIT)
+        assert tab.page.evaluate(f"sessionStorage.getItem('ringside-token:{match.id}')") == token
+    shown(tab.page, at or version_of(tab.page))
+
+
+def version_of(page: Page) -> int:
+    return int(page.locator("body").get_attribute("data-version") or 0)
+
+
+def shown(page: Page, seq: int) -> None:
+    """Wait until the page shows step `seq` in full: the counter, the board and the details."""
+    expect(page.locator("#step")).to_have_attribute("data-seq", str(seq), timeout=WAIT)
+    expect(page.locator("#board svg")).to_have_attribute("data-seq", str(seq), timeout=WAIT)
+    expect(page.locator("body")).to_have_attribute("data-shown", str(seq), timeout=WAIT)
+
+
+def check_step(page: Page, client: httpx.Client, match: Match, seq: int, token: str | None) -> None:
+    """What the page shows at `seq` is what `/state?at=seq` answers the same token."""
+    shown(page, seq)
+    state = client.get(match.path(f"/state?at={seq}"), headers=bearer(token)).json()
+    assert f"at={seq}" in page.url
+    scores = {int(row.get_attribute("data-seat") or -1): int(row.get_attribute("data-score") or 0)
+              for row in page.locator("#scores tr[data-seat]").all()}
+    assert scores == dict(enumerate(state["scores"])), (seq, scores, state["scores"])
+    expect(page.locator("#log li[aria-current]")).to_have_attribute("data-seq", str(seq))
+    # what this viewer sees beyond a spectator (a seat's hand): exactly the state's values there
+    public = client.get(match.path(f"/state?at={seq}")).json()
+    expected = {change["path"]: change["after"] for change in diff(public["state"], state["state"])
+                if change["op"] != "removed"}
+    shown_values = {item.get_attribute("data-path"): json.loads(item.get_attribute("data-value") or "null")
+                    for item in page.locator("#yours dd[data-path]").all()}
+    assert shown_values == expected, (seq, shown_values, expected)
+    if token is None:
+        expect(page.locator("#yours-box")).to_be_hidden()
+
+
+def press(page: Page, key: str) -> None:
+    page.locator("#board").focus()
+    page.keyboard.press(key)
+
+
+def slide(page: Page, seq: int) -> None:
+    """Drag the slider to `seq`: set its value and send the input event a drag sends."""
+    page.locator("#slider").evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", str(seq))
+
+
+# ---- scrubbing, as a seat and as a spectator ------------------------------------------------------
+@pytest.mark.parametrize("game", list(GAMES))
+def test_scrubbing_shows_the_state_of_each_step(browser: Browser, server: Server, client: httpx.Client,
+                                                matches: dict[str, Match], game: str) -> None:
+    match = matches[game]
+    head = client.get(match.path()).json()["version"]
+    for token in (match.seat(0), None):
+        tab = Tab(browser)
+        try:
+            page = tab.page
+            open_match(tab, server, match, at=5, token=token)
+            check_step(page, client, match, 5, token)
+            expect(page.locator("#viewer")).to_have_attribute("data-viewer", "seat:0" if token else "spectator")
+            press(page, "ArrowRight")
+            press(page, "ArrowRight")
+            check_step(page, client, match, 7, token)
+            press(page, "ArrowLeft")
+            check_step(page, client, match, 6, token)
+            press(page, "End")
+            check_step(page, client, match, head, token)
+            press(page, "Home")
+            check_step(page, client, match, 1, token)
+            slide(page, head - 4)
+            check_step(page, client, match, head - 4, token)
+            turns = client.get(f"/view/{match.id}/log", headers=bearer(token)).json()["turns"]
+            press(page, "PageDown")
+            after = next((turn for turn in turns if turn > head - 4), head)
+            check_step(page, client, match, after, token)
+            press(page, "PageUp")
+            check_step(page, client, match, max(turn for turn in turns if turn < after), token)
+            page.reload()  # the URL kept the step: the same position opens again
+            shown(page, max(turn for turn in turns if turn < after))
+            if token:
+                for width, height, name in ((1280, 800, "wide"), (390, 844, "phone")):
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.goto(f"{server.url}/view/{match.id}?at={head - 4}")
+                    shown(page, head - 4)
+                    page.screenshot(path=str(artifacts() / f"viewer-{game}-{name}.png"), full_page=name == "phone")
+        finally:
+            tab.close()
+
+
+# ---- nothing hidden reaches a spectator ----------------------------------------------------------
+def strings(value: Any) -> set[str]:
+    """Every string in a JSON value (keys aside) that could name a card or token: two characters
+    or more."""
+    if isinstance(value, dict):
+        return set().union(*(strings(item) for item in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(strings(item) for item in value)) if value else set()
+    return {value} if isinstance(value, str) and len(value) >= 2 else set()
+
+
+@pytest.mark.parametrize("game", ["drum-roll", "russian-railroads", "carcassonne"])
+def test_no_response_a_spectator_receives_holds_a_hidden_value(browser: Browser, server: Server,
+                                                                client: httpx.Client, matches: dict[str, Match],
+                                                                game: str) -> None:
+    """Hidden values are those the arbiter's view holds at the steps visited and the spectator's
+    never does (no state at any step, no log entry): a hand's cards, a face-down draw."""
+    match = matches[game]
+    head = client.get(match.path()).json()["version"]
+    visited = sorted({2, 5, 9, 14, 20, head // 2, head - 1, head})
+    public: set[str] = strings(client.get(match.path("/events?limit=1000")).json())
+    for seq in range(1, head + 1):
+        public |= strings(client.get(match.path(f"/state?at={seq}")).json())
+    hidden: set[str] = set()
+    for seq in visited:
+        hidden |= strings(client.get(match.path(f"/state?at={seq}"), headers=bearer(match.arbiter)).json()["state"])
+    hidden -= public
+    hidden = {value for value in hidden if not re.fullmatch(r"[0-9a-f]{16,}|\d{4}-.*", value)}  # hashes, times
+    assert hidden, "the match should hide something from spectators by now (a deck, a hand, a token)"
+    tab = Tab(browser)
+    try:
+        open_match(tab, server, match, at=visited[0])
+        for seq in visited[1:]:
+            slide(tab.page, seq)
+            shown(tab.page, seq)
+        tab.page.locator("#audit-box > summary").click()
+        tab.page.locator("#verify").click()
+        expect(tab.page.locator("#report [data-ok]")).to_be_visible(timeout=WAIT)
+        received = tab.received()
+        leaked = sorted(value for value in hidden if re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", received))
+        assert leaked == [], f"a spectator's page received hidden values: {leaked}"
+    finally:
+        tab.close()
+
+
+# ---- live -----------------------------------------------------------------------------------------
+def test_a_live_match_carries_the_page_along(browser: Browser, server: Server, client: httpx.Client) -> None:
+    """The page at the head of a match in play follows the moves posted over HTTP, without a
+    reload (a marker set in the page survives), the log and the board with it."""
+    match = create(client, "drum-roll", ["ann", "bob"])
+    rng = random.Random(7)
+    for _ in range(10):
+        play_one(client, match, rng)
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        open_match(tab, server, match, token=match.seat(1))
+        expect(page.locator("#live")).to_be_visible(timeout=WAIT)
+        page.evaluate("window.__still = true")
+        for _ in range(3):
+            play_one(client, match, rng)
+            head = client.get(match.path()).json()["version"]
+            shown(page, head)
+            expect(page.locator(f"#log li[data-seq='{head}']")).to_be_visible()
+        assert page.evaluate("window.__still") is True
+        check_step(page, client, match, head, match.seat(1))
+        press(page, "Home")  # a viewer looking back is not carried along, but the slider grows
+        shown(page, 1)
+        play_one(client, match, rng)
+        head = client.get(match.path()).json()["version"]
+        expect(page.locator("#slider")).to_have_attribute("max", str(head), timeout=WAIT)
+        expect(page.locator("#step")).to_have_attribute("data-seq", "1")
+    finally:
+        tab.close()
+
+
+# ---- audit, tokens from the form ----------------------------------------------------------------
+def test_the_audit_panel_verifies_and_checks_receipts(browser: Browser, server: Server, client: httpx.Client,
+                                                      matches: dict[str, Match]) -> None:
+    match = create(client, "circus-train", ["ann", "bob"])
+    rng = random.Random(3)
+    answers = [answer for answer in (play_one(client, match, rng) for _ in range(6)) if answer]
+    receipt = answers[-1]["receipt"]
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        open_match(tab, server, match)
+        page.locator("#token").fill(match.arbiter)  # a token typed in the form, not the URL
+        page.locator("#token").press("Enter")
+        expect(page.locator("#viewer")).to_have_attribute("data-viewer", "arbiter", timeout=WAIT)
+        page.locator("#audit-box > summary").click()
+        page.locator("#verify").click()
+        expect(page.locator("#report [data-ok='true']")).to_be_visible(timeout=WAIT)
+        expect(page.locator("#report [data-trusted='true']")).to_have_count(1)
+        page.locator("#receipts").fill(json.dumps([receipt, {**receipt, "hash": "0" * 64}]))
+        page.locator("#receipts-form button[type=submit]").click()
+        expect(page.locator("#receipt-report [data-receipt='holds']")).to_have_count(1, timeout=WAIT)
+        expect(page.locator("#receipt-report [data-receipt]")).to_have_count(2)  # the forged one proves nothing
+        expect(page.locator("#receipt-report .bad[data-receipt]")).to_have_count(1)
+        page.locator("#forget").click()
+        expect(page.locator("#viewer")).to_have_attribute("data-viewer", "spectator", timeout=WAIT)
+        page.locator("#token").fill("rs_not-a-token")
+        page.locator("#token").press("Enter")
+        expect(page.locator("#token-error")).to_contain_text("does not open this match", timeout=WAIT)
+        expect(page.locator("#viewer")).to_have_attribute("data-viewer", "spectator")
+    finally:
+        tab.close()
+
+
+def test_the_match_list_filters_and_opens_a_match(browser: Browser, server: Server,
+                                                  matches: dict[str, Match]) -> None:
+    tab = Tab(browser, 390, 844)
+    try:
+        page = tab.page
+        page.goto(server.url + "/")
+        page.locator("select[name=game]").select_option("russian-railroads")
+        page.locator(".filters button[type=submit]").click()
+        expect(page.locator("table.matches tbody tr")).to_have_count(1, timeout=WAIT)
+        page.locator("table.matches tbody a").first.click()
+        expect(page).to_have_url(re.compile(f"/view/{matches['russian-railroads'].id}"))
+        shown(page, version_of(page))
+        page.screenshot(path=str(artifacts() / "viewer-list-then-match-phone.png"))
+    finally:
+        tab.close()
