@@ -205,7 +205,7 @@ def _pool(faces: Faces, state: Mapping[str, Any], x: float, y: float) -> Element
         chip = talent_row(faces, [talent] * max(pool[talent], 1), cursor, y, r=7)[0]
         if pool[talent] == 0:
             chip.attrs["opacity"] = 0.35
-            chip.attrs["data-count"] = 0
+            chip.attrs["data_count"] = 0
         parts.append(chip)
         cursor += 48
     season = faces.seasons.get((state.get("calendar") or {}).get("season"))
