@@ -282,11 +282,12 @@ def _engineer_slot(seen: Seen, kind: str, side: str, space_id: str, engineer_id:
                    x: float, y: float, w: float) -> Element:
     h = SLOT_H
     label = {"preview": "next", "hire": "hire"}.get(kind, side)
-    if engineer_id is None:
+    if engineer_id is None:  # hired or gone: what was placed on its space stays until cleanup (RR-5.6)
         return group([el("rect", x=x, y=y, width=w, height=h, rx=5, fill="none", stroke=EDGE,
                          stroke_dasharray="4 3"),
-                      text(x + w / 2, y + h / 2 + 4, "empty", text_anchor="middle", class_="label")],
-                     data_slot=kind)
+                      text(x + w / 2, y + h / 2 + 4, "empty", text_anchor="middle", class_="label"),
+                      *(_occupants(seen, space_id, x + 12, y + h - 6, w - 20) if space_id else [])],
+                     data_slot=kind, data_action=space_id or None)
     engineer = _engineer(seen, engineer_id)
     dark = kind != "changing"
     fill, ink = ("#3b4660", "#f1ead8") if dark else ("#f4ecd6", "#2b2b2b")
@@ -401,12 +402,19 @@ def _left_out(seen: Seen, x: float, y: float) -> Element:
     words = [f"{count_of(removed)} bonus cards removed"]
     words += [f"deck {name}: {count_of(cards)}" for name, cards in sorted(decks.items()) if count_of(cards)]
     parts: list[Element] = [*lines_of(x, y, joined(words, ", "), 30, step=10, most=2, class_="rr-tiny")]
-    shown = [str(c) for c in removed] if isinstance(removed, list) else []
-    shown += [str(e) for _, cards in sorted(decks.items()) if isinstance(cards, list) for e in cards]
-    if shown:
-        parts.append(text(x, y + 21, "(arbiter) " + " ".join(shown), class_="rr-tiny"))
     ids = [str(c) for c in removed] if isinstance(removed, list) else []
-    return group(parts, data_part="left-out", data_removed=" ".join(ids) or None)
+    for index, card_id in enumerate(ids):
+        label = seen.label("bonus", card_id)
+        parts.append(group([title(f"removed unseen at setup: {card_id}: {label}"),
+                            el("rect", x=x + index * 34, y=y + 14, width=30, height=18, rx=3, fill="#fffdf6",
+                               stroke="#8c7a55", stroke_dasharray="3 2"),
+                            text(x + index * 34 + 15, y + 27, card_id, text_anchor="middle", font_size=9)],
+                           data_card=card_id, data_pile="removed"))
+    engineers = [str(e) for _, cards in sorted(decks.items()) if isinstance(cards, list) for e in cards]
+    if engineers:
+        parts.append(text(x, y + 44, "out: " + " ".join(engineers), class_="rr-tiny",
+                          data_left_out=" ".join(engineers)))
+    return group(parts, data_part="left-out")
 
 
 def board_background(height: float) -> Element:
