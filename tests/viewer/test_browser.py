@@ -373,3 +373,55 @@ def test_the_match_list_filters_and_opens_a_match(browser: Browser, server: Serv
         page.screenshot(path=str(artifacts() / "viewer-list-then-match-phone.png"))
     finally:
         tab.close()
+
+
+# ---- the log's marks and the annotations, as each viewer --------------------------------------------
+def test_the_log_marks_undo_and_rulings_and_shows_each_viewer_its_annotations(
+        browser: Browser, server: Server, client: httpx.Client) -> None:
+    """Retracted moves are struck through, undo requests and rulings marked; annotations sit at
+    their step with author, glyphs and visibility, each viewer seeing only those meant for it."""
+    match = create(client, "test-dicevote", ["ann", "bob"], options={"rounds": 30}, undo_policy="consent")
+    rng = random.Random(2)
+    for _ in range(8):
+        play_one(client, match, rng)
+    events = client.get(match.path("/events")).json()["events"]
+    mover = [event for event in events if event["kind"] == "move"][-1]["payload"]["seat"]
+    asked = client.post(match.path("/undo-requests"), headers=bearer(match.seat(mover)), json={"reason": "misclick"})
+    assert asked.status_code == 200, asked.text
+    pending = client.get(match.path("/undo-requests")).json()["requests"][-1]
+    if pending["status"] == "pending":
+        answer = client.post(match.path(f"/undo-requests/{pending['id']}/answers"),
+                             headers=bearer(match.seat(1 - mover)), json={"accept": True})
+        assert answer.status_code == 200, answer.text
+    ruled = client.post(match.path("/rulings"), headers=bearer(match.arbiter),
+                        json={"ruling": "penalty", "seat": 1, "points": 2, "note": "slow play"})
+    assert ruled.status_code == 200, ruled.text
+    for token, seq, visibility, text in ((match.seat(0), 3, "public", "a bold opening"),
+                                         (match.seat(1), 3, "seat:1", "bob's private note"),
+                                         (match.arbiter, 4, "arbiter", "for the panel only")):
+        note = client.post(match.path("/annotations"), headers=bearer(token),
+                           json={"seq": seq, "text": text, "glyphs": ["!?"], "visibility": visibility})
+        assert note.status_code == 201, note.text
+    events = client.get(match.path("/events")).json()["events"]
+    retracted = [event["seq"] for event in events if event["retracted_by"] is not None]
+    assert retracted
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        open_match(tab, server, match, at=3)
+        for seq in retracted:
+            expect(page.locator(f"#log li[data-seq='{seq}'].retracted del")).to_have_count(1)
+        expect(page.locator("#log li.mark-ruling")).to_have_count(1)
+        expect(page.locator("#log li.mark-ruling")).to_contain_text("slow play")
+        expect(page.locator("#log li.kind-undo-requested.mark-undo")).to_have_count(1)
+        expect(page.locator("#log li[data-seq='3'] .note")).to_have_count(1)
+        expect(page.locator("#notes .note")).to_contain_text("!? a bold opening — seat 0 (ann), public")
+        page.goto(f"{server.url}/view/{match.id}?at=3#token={match.seat(1)}")
+        expect(page.locator("#notes .note")).to_have_count(2, timeout=WAIT)
+        expect(page.locator("#notes .visibility-seat-1")).to_contain_text("for seat:1")
+        expect(page.locator("#log .visibility-arbiter")).to_have_count(0)
+        page.goto(f"{server.url}/view/{match.id}?at=4#token={match.arbiter}")
+        expect(page.locator("#notes .visibility-arbiter")).to_contain_text("for the panel only", timeout=WAIT)
+        expect(page.locator("#log .note")).to_have_count(3)
+    finally:
+        tab.close()
