@@ -141,6 +141,8 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
     <p id="sentence" class="sentence" aria-live="polite"></p>
     <p id="prompt" class="prompt"></p>
     <div id="board" class="board-box" tabindex="-1" aria-label="Board"></div>
+    <p class="board-tools"><button type="button" id="zoom" aria-pressed="false">Show the board at full width</button>
+      <button type="button" id="copy">Copy the link to this step</button> <span id="copied" role="status"></span></p>
     <section id="scores" aria-label="Scores"><table class="scores"><caption>Scores</caption><tbody></tbody></table>
     </section>
     <section id="yours-box" aria-labelledby="yours-title" hidden>

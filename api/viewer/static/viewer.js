@@ -86,6 +86,8 @@
     return `${actor.kind}${actor.name ? ` ${actor.name}` : ""}${seat}`;
   }
 
+  // a JSON path of the view as words: /players/0/hand -> players › 0 › hand
+  const pathWords = (path) => path.split("/").filter(Boolean).map((part) => part.replace(/_/g, " ")).join(" › ");
   const when = (at) => (at ? String(at).replace("T", " ").slice(0, 19) : "");
   const shown = (value) => (typeof value === "string" ? value : JSON.stringify(value));
 
@@ -101,7 +103,7 @@
     slider.setAttribute("aria-valuenow", String(seq));
     slider.setAttribute("aria-valuetext", `step ${seq} of ${version}`);
     const step = $("step");
-    step.textContent = `step ${seq} of ${version}`;
+    step.textContent = stepText();
     step.dataset.seq = String(seq);
     const url = new URL(location.href);
     url.searchParams.set("at", String(seq));
@@ -109,6 +111,12 @@
     markLogEntry();
     showNotes();
     loadStep(seq);
+  }
+
+  // "step 30 of 54 · turn 12": the turn is counted from the log's turn starts
+  function stepText() {
+    const turn = turns.filter((t) => t <= seq).length;
+    return `step ${seq} of ${version}` + (turns.length > 1 ? ` · turn ${turn}` : "");
   }
 
   function turnBefore(at) {
@@ -173,7 +181,9 @@
     viewer.dataset.viewer = step.viewer;
     showSentence();
     $("prompt").textContent = step.over ? "The match is over."
-      : step.prompt ? `Waiting for ${step.to_move.map(seatName).join(", ") || "chance"}: ${step.prompt}` : "";
+      : !step.prompt ? ""
+      : step.to_move.length ? `Waiting for ${step.to_move.map(seatName).join(", ")}: ${step.prompt}`
+      : `Next: ${step.prompt}`;
     // scores, one row per seat
     const rows = step.scores.map((total, seat) => {
       const row = el("tr", null, { "data-seat": seat, "data-score": total, class: `seat-${seat}` });
@@ -188,7 +198,7 @@
     $("yours-box").hidden = step.yours.length === 0;
     $("yours-title").textContent = step.viewer === "arbiter" ? "Hidden from spectators" : "Only you see";
     $("yours").replaceChildren(...step.yours.flatMap((item) => [
-      el("dt", item.path, { "data-path": item.path }),
+      el("dt", pathWords(item.path), { "data-path": item.path }),
       el("dd", shown(item.value), { "data-path": item.path, "data-value": JSON.stringify(item.value) }),
     ]));
     // the change from the step before
@@ -197,7 +207,7 @@
       ...step.scored.map((line) => ruleLine(line, `${seatName(line.seat)} scores ${line.points}`)),
       ...step.unscored.map((line) => ruleLine(line, `taken back: ${seatName(line.seat)} ${line.points}`)));
     $("changes").replaceChildren(...step.changes.flatMap((change) => [
-      el("dt", change.path),
+      el("dt", pathWords(change.path)),
       el("dd", change.op === "changed" ? `${shown(change.before)} → ${shown(change.after)}`
         : change.op === "added" ? `added ${shown(change.after)}` : `removed ${shown(change.before)}`),
     ]));
@@ -251,6 +261,7 @@
       return item;
     });
     $("log").replaceChildren(...items);
+    $("step").textContent = stepText();
     markLogEntry();
     showSentence();
   }
@@ -316,7 +327,7 @@
       version = newVersion;
       slider.max = String(version);
       slider.setAttribute("aria-valuemax", String(version));
-      $("step").textContent = `step ${seq} of ${version}`;
+      $("step").textContent = stepText();
     }
     if (newStatus && newStatus !== status) {
       status = newStatus;
@@ -509,6 +520,25 @@
     const given = fragment.get("token");
     history.replaceState(history.state, "", location.pathname + location.search);
     setToken(given);
+  });
+
+  // a tall board (Russian Railroads' player boards) fits the window, or takes the page's whole width
+  $("zoom").addEventListener("click", () => {
+    const full = $("board").classList.toggle("full");
+    $("main").classList.toggle("board-wide", full); // the record moves below the board
+    $("zoom").setAttribute("aria-pressed", String(full));
+    $("zoom").textContent = full ? "Fit the board to the window" : "Show the board at full width";
+  });
+  // the link to this step, without any fragment (a token never goes into a link)
+  $("copy").addEventListener("click", async () => {
+    const link = location.origin + location.pathname + location.search;
+    try {
+      await navigator.clipboard.writeText(link);
+      $("copied").textContent = "link copied";
+    } catch {
+      $("copied").textContent = link;
+    }
+    setTimeout(() => { $("copied").textContent = ""; }, 4000);
   });
 
   body.dataset.game = game;
