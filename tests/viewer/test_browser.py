@@ -133,6 +133,10 @@ class Tab:
         self.page: Page = self.context.new_page()
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("response", self._keep)
+        self.fetched: list[tuple[str, str | None]] = []
+        """Each fetch the page's script made: its URL and its Authorization header."""
+        self.page.on("request", lambda request: self.fetched.append(
+            (request.url, request.headers.get("authorization"))) if request.resource_type == "fetch" else None)
 
     def _local_only(self, route: Route) -> None:
         if urlsplit(route.request.url).hostname in ("127.0.0.1", "localhost", "::1"):
@@ -239,6 +243,8 @@ def test_scrubbing_shows_the_state_of_each_step(browser: Browser, server: Server
             check_step(page, client, match, max(turn for turn in turns if turn < after), token)
             page.reload()  # the URL kept the step: the same position opens again
             shown(page, max(turn for turn in turns if turn < after))
+            assert tab.fetched and {header for _, header in tab.fetched} == {f"Bearer {token}" if token else None}
+            assert not any("token" in url for url, _ in tab.fetched)
             if token:
                 for width, height, name in ((1280, 800, "wide"), (390, 844, "phone")):
                     page.set_viewport_size({"width": width, "height": height})
@@ -262,36 +268,44 @@ def strings(value: Any) -> set[str]:
 
 @pytest.mark.parametrize("game", ["drum-roll", "russian-railroads", "carcassonne"])
 def test_no_response_a_spectator_receives_holds_a_hidden_value(browser: Browser, server: Server,
-                                                                client: httpx.Client, matches: dict[str, Match],
-                                                                game: str) -> None:
-    """Hidden values are those the arbiter's view holds at the steps visited and the spectator's
-    never does (no state at any step, no log entry): a hand's cards, a face-down draw."""
-    match = matches[game]
+                                                                client: httpx.Client, game: str) -> None:
+    """The spectator's page is scrubbed through the match, follows two moves live (the stream's
+    entries), and runs the verification; then hidden values are those the arbiter's view holds
+    at the steps shown and the spectator's never does (no state at any step, no log entry): a
+    hand's cards, a deck's order, a face-down draw. None is in anything the page received."""
+    match = create(client, game, GAMES[game])
+    rng = random.Random(11)
+    for _ in range(MOVES):
+        play_one(client, match, rng)
     head = client.get(match.path()).json()["version"]
     visited = sorted({2, 5, 9, 14, 20, head // 2, head - 1, head})
-    public: set[str] = strings(client.get(match.path("/events?limit=1000")).json())
-    for seq in range(1, head + 1):
-        public |= strings(client.get(match.path(f"/state?at={seq}")).json())
-    hidden: set[str] = set()
-    for seq in visited:
-        hidden |= strings(client.get(match.path(f"/state?at={seq}"), headers=bearer(match.arbiter)).json()["state"])
-    hidden -= public
-    hidden = {value for value in hidden if not re.fullmatch(r"[0-9a-f]{16,}|\d{4}-.*", value)}  # hashes, times
-    assert hidden, "the match should hide something from spectators by now (a deck, a hand, a token)"
     tab = Tab(browser)
     try:
         open_match(tab, server, match, at=visited[0])
         for seq in visited[1:]:
             slide(tab.page, seq)
             shown(tab.page, seq)
+        expect(tab.page.locator("#live")).to_be_visible(timeout=WAIT)
+        for _ in range(2):
+            play_one(client, match, rng)
+        visited.append(client.get(match.path()).json()["version"])
+        shown(tab.page, visited[-1])
         tab.page.locator("#audit-box > summary").click()
         tab.page.locator("#verify").click()
         expect(tab.page.locator("#report [data-ok]")).to_be_visible(timeout=WAIT)
         received = tab.received()
-        leaked = sorted(value for value in hidden if re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", received))
-        assert leaked == [], f"a spectator's page received hidden values: {leaked}"
     finally:
         tab.close()
+    public: set[str] = strings(client.get(match.path("/events?limit=1000")).json())
+    for seq in range(1, visited[-1] + 1):
+        public |= strings(client.get(match.path(f"/state?at={seq}")).json())
+    hidden: set[str] = set()
+    for seq in visited:
+        hidden |= strings(client.get(match.path(f"/state?at={seq}"), headers=bearer(match.arbiter)).json()["state"])
+    hidden = {value for value in hidden - public if not re.fullmatch(r"[0-9a-f]{16,}|\d{4}-.*", value)}
+    assert hidden, "the match should hide something from spectators by now (a deck, a hand, a token)"
+    leaked = sorted(value for value in hidden if re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", received))
+    assert leaked == [], f"a spectator's page received hidden values: {leaked}"
 
 
 # ---- live -----------------------------------------------------------------------------------------
