@@ -30,6 +30,7 @@ from ..kernel.integrity import GENESIS, ServerKey, event_hash, load_retired_keys
 from ..kernel.match import Match, MatchSnapshot
 from ..kernel.record import Entry
 from ..kernel.registry import get_game
+from ..kernel.steps import CHUNK
 from ..kernel.trust import Trust
 from ..kernel.viewers import Actor
 from ..plugins import install_games
@@ -238,6 +239,25 @@ class RingsideCore(ClassCheckedSave):
             super().take_snapshot(aggregate_id, version, projector_func)
             return
         self.snapshots.put([MatchSnapshot.take(aggregate, sealer=self.key)])
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """The library's snapshots every `snapshotting_intervals` events, and one more after a
+        deep retraction (more than `CHUNK` steps taken back, as an arbiter's correction of an early
+        step): a reader restoring an earlier snapshot would otherwise replay the match from setup
+        to reach the retraction's cut at every position after it, until the next snapshot."""
+        super()._take_snapshots(processing_event)
+        if not self.snapshots:
+            return
+        interval = self.snapshotting_intervals[Match]
+        for event in processing_event.events:
+            if event.originator_version % interval == 0 or not isinstance(event, Match.MovesRetracted):
+                continue
+            aggregate = processing_event.aggregates.get(event.originator_id)
+            if not isinstance(aggregate, Match):
+                continue
+            retraction = aggregate.fold.retractions.get(event.originator_version)
+            if retraction is not None and len(retraction["steps"]) > CHUNK:
+                self.take_snapshot(event.originator_id, event.originator_version)
 
     def _project(self, aggregate: Any, events: Iterable[Any]) -> Any:
         """Fold stored events onto a match, checking a snapshot's seal before using it. A snapshot

@@ -305,6 +305,29 @@ def test_snapshots_bound_rebuild_cost(app: Ringside) -> None:
     assert scratch.state_hash() == cold.state_hash() and scratch.head == cold.head
 
 
+def test_a_deep_retraction_is_snapshotted_where_a_shallow_one_is_not(app: Ringside) -> None:
+    """A correction taking back more than CHUNK steps gets a snapshot of its own, so that reading
+    any position after it does not replay the match from setup to its cut; a take-back of one
+    move does not (issue 14)."""
+    match_id = new_match(app, players=1, variant="solo", options={"rounds": 40})
+    for step in range(30):
+        assert app.play_bot(match_id, seed=step)
+    last = app.fold(match_id).steps[-1].seq
+    app.make_ruling(match_id, {"ruling": "correction", "from_seq": last}, actor=ARBITER)  # one step: shallow
+    app.make_ruling(match_id, {"ruling": "correction", "from_seq": 5}, actor=ARBITER)  # every step but two
+    shallow, deep = (entry.seq for entry in app.entries(match_id) if entry.kind == "retracted")
+    assert app.snapshots is not None
+    taken = [snapshot.originator_version for snapshot in app.snapshots.get(match_id)]
+    assert taken == [deep], (taken, shallow, deep)
+    for step in range(3):
+        assert app.play_bot(match_id, seed=step)
+    cold = app.fold(match_id, app.fold(match_id).seq)
+    scratch = app.fold(match_id, 1)
+    for entry in app.entries(match_id, 2, cold.seq):
+        scratch.consume(entry)
+    assert scratch.state_hash() == cold.state_hash() and scratch.head == cold.head
+
+
 def test_annotations_live_in_their_own_stream(app: Ringside) -> None:
     match_id = new_match(app)
     version = app.fold(match_id).seq
