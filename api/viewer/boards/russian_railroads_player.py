@@ -82,17 +82,24 @@ def player_board(seen: Seen, seat: int, x: float, y: float) -> Element:
 
 def _title_bar(seen: Seen, seat: int, player: dict[str, Any], x: float, y: float, acting: bool) -> Element:
     colour = seat_colour(seat)
+    ink = title_ink(colour)
     place = seen.place(seat)
     notes = [f"seat {seat}", f"{ordinal(place)} in turn order" if place else "",
              "passed" if player.get("passed") else "", "to act" if acting else ""]
     return group([
         el("path", d=_top_rounded(x, y, BOARD_W, TITLE_H, 8), fill=colour),
-        text(x + 12, y + 21, seen.name(seat), fill="#fff", font_size=15, class_="rr-bold"),
-        text(x + 22 + 9 * len(seen.name(seat)), y + 21, " · ".join(n for n in notes if n), fill="#fff",
+        text(x + 12, y + 21, seen.name(seat), fill=ink, font_size=15, class_="rr-bold"),
+        text(x + 22 + 9 * len(seen.name(seat)), y + 21, " · ".join(n for n in notes if n), fill=ink,
              font_size=11),
-        text(x + BOARD_W - 12, y + 23, f"{seen.score(seat)} VP", text_anchor="end", fill="#fff", font_size=18,
+        text(x + BOARD_W - 12, y + 23, f"{seen.score(seat)} VP", text_anchor="end", fill=ink, font_size=18,
              class_="rr-bold", data_vp=seen.score(seat)),
     ])
+
+
+def title_ink(colour: str) -> str:
+    """White on a dark seat colour, near-black on a light one (the yellow seat), for contrast."""
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#1d1d1d" if 0.299 * red + 0.587 * green + 0.114 * blue > 150 else "#ffffff"
 
 
 def _top_rounded(x: float, y: float, w: float, h: float, r: float) -> str:

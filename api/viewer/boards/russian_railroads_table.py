@@ -380,11 +380,13 @@ def _bonus_piles(seen: Seen, x: float, y: float) -> Element:
     parts: list[Element] = [text(x, y + 10, "FINAL BONUS DECK", class_="rr-section")]
     count = count_of(deck)
     if isinstance(deck, list) and deck:
-        for index, card_id in enumerate(deck):
-            parts.append(card(x + (index % 3) * 50, y + 16 + (index // 3) * 32, 46, 30, str(card_id),
-                              seen.label("bonus", str(card_id)), width=9,
-                              tip=f"{card_id}: {seen.label('bonus', str(card_id))}", data_card=str(card_id),
-                              data_pile="deck"))
+        for index, card_id in enumerate(deck):  # small faces, four to a row: the deck holds at most eight
+            cx, cy = x + (index % 4) * 38, y + 18 + (index // 4) * 24
+            parts.append(group([title(f"{card_id}: {seen.label('bonus', str(card_id))}"),
+                                el("rect", x=cx, y=cy, width=34, height=20, rx=3, fill="#fffdf6", stroke="#8c7a55"),
+                                text(cx + 17, cy + 14, card_id, text_anchor="middle", font_size=10,
+                                     class_="rr-bold")],
+                               data_card=str(card_id), data_pile="deck"))
     else:
         for index in range(min(count, 5)):
             parts.append(card_back(x + index * 3, y + 18 + index * 2, 32, 44))
