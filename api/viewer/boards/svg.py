@@ -33,7 +33,7 @@ def number(value: float) -> str:
 
 
 class Element:
-    """One SVG element: `tag`, attributes (None and False left out, True written as the name,
+    """One SVG element: `tag`, attributes (None and False left out, True written as "true",
     `class_` and `data_seat` written as `class` and `data-seat`), and children."""
 
     __slots__ = ("attrs", "children", "tag")
@@ -53,8 +53,8 @@ class Element:
             if value is None or value is False:
                 continue
             key = name.rstrip("_").replace("_", "-")
-            if value is True:
-                parts.append(f" {key}")
+            if value is True:  # XML has no bare attributes
+                parts.append(f' {key}="true"')
             elif isinstance(value, (int, float)):
                 parts.append(f' {key}="{number(value)}"')
             else:
@@ -85,8 +85,11 @@ def group(children: Iterable[Node] = (), **attrs: Attr) -> Element:
 
 
 STYLE = """
-text { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 12px; fill: #222 }
-.label { font-size: 10px; fill: #555 }
+text { font-family: system-ui, -apple-system, "Segoe UI", sans-serif }
+text:not([font-size]) { font-size: 12px }
+text:not([fill]) { fill: #222 }
+.label { font-size: 10px }
+.label:not([fill]) { fill: #555 }
 .small { font-size: 9px }
 .big { font-size: 16px; font-weight: 600 }
 .hidden-card { fill: #c9c3b6; stroke: #8a8478 }
