@@ -140,6 +140,9 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
     </div>
     <p id="sentence" class="sentence" aria-live="polite"></p>
     <p id="prompt" class="prompt"></p>
+    <noscript><p>This page draws the match with JavaScript. Without it:
+      <a href="../matches/{escape(match_id)}/board.svg?at={step}">the board at step {step}</a> (SVG),
+      <a href="{escape(match_id)}/log">the narrated log</a> (JSON).</p></noscript>
     <div id="board" class="board-box" tabindex="-1" aria-label="Board"></div>
     <p class="board-tools"><button type="button" id="zoom" aria-pressed="false">Show the board at full width</button>
       <button type="button" id="copy">Copy the link to this step</button> <span id="copied" role="status"></span></p>

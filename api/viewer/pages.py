@@ -36,7 +36,15 @@ Caller = Annotated[Principal, Depends(caller)]
 At = Annotated[int | None, Query(ge=1, le=MAX_INT, description="a sequence number (default: the head)")]
 
 router = APIRouter(tags=["viewer"])
-NO_STORE = {"Cache-Control": "private, no-cache"}
+POLICY = "; ".join((
+    "default-src 'self'", "script-src 'self'", "connect-src 'self'", "img-src 'self' data:",
+    "style-src 'self' 'unsafe-inline'",  # the boards' SVG carries its own <style>
+    "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'", "object-src 'none'"))
+"""The pages' Content-Security-Policy: the browser itself refuses any script, style sheet,
+image or connection from another host, and any inline script."""
+
+HEADERS = {"Content-Security-Policy": POLICY, "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
+PAGE_HEADERS = {**HEADERS, "Cache-Control": "private, no-cache"}
 
 
 def _day(value: date | None, end: bool = False) -> str | None:
@@ -82,7 +90,7 @@ def start_page(
                "until": day_until.isoformat() if day_until else None}
     page = html.match_list(rows[:PAGE_SIZE], filters, games, offset=offset, limit=PAGE_SIZE,
                            more=len(rows) > PAGE_SIZE, title="Ringside")
-    return HTMLResponse(page)
+    return HTMLResponse(page, headers=HEADERS)
 
 
 @router.get("/view/{match_id}", include_in_schema=False)
@@ -92,8 +100,9 @@ def match_page(match_id: UUID, ctx: Ctx, at: At = None) -> HTMLResponse:
     try:
         summary = ctx.ringside.summary(match_id)
     except MatchNotFoundError:
-        return HTMLResponse(html.not_found(f"There is no match {match_id} here.", root="../"), status_code=404)
-    return HTMLResponse(html.match_page(summary, at, title="Ringside"), headers=NO_STORE)
+        return HTMLResponse(html.not_found(f"There is no match {match_id} here.", root="../"), status_code=404,
+                            headers=HEADERS)
+    return HTMLResponse(html.match_page(summary, at, title="Ringside"), headers=PAGE_HEADERS)
 
 
 @router.get("/view/{match_id}/log", responses=READ,

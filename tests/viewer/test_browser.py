@@ -303,7 +303,8 @@ def test_no_response_a_spectator_receives_holds_a_hidden_value(browser: Browser,
     for seq in visited:
         hidden |= strings(client.get(match.path(f"/state?at={seq}"), headers=bearer(match.arbiter)).json()["state"])
     hidden = {value for value in hidden - public if not re.fullmatch(r"[0-9a-f]{16,}|\d{4}-.*", value)}
-    assert hidden, "the match should hide something from spectators by now (a deck, a hand, a token)"
+    if game != "carcassonne":  # its one secret, a face-down animal token, depends on the draws
+        assert hidden, "the match should hide something from spectators by now (a deck, a hand)"
     leaked = sorted(value for value in hidden if re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", received))
     assert leaked == [], f"a spectator's page received hidden values: {leaked}"
 
@@ -380,8 +381,10 @@ def test_the_match_list_filters_and_opens_a_match(browser: Browser, server: Serv
         page.goto(server.url + "/")
         page.locator("select[name=game]").select_option("russian-railroads")
         page.locator(".filters button[type=submit]").click()
-        expect(page.locator("table.matches tbody tr")).to_have_count(1, timeout=WAIT)
-        page.locator("table.matches tbody a").first.click()
+        expect(page).to_have_url(re.compile("game=russian-railroads"), timeout=WAIT)
+        rows = page.locator("table.matches tbody tr")
+        assert rows.count() >= 1 and all("russian-railroads" in row.inner_text() for row in rows.all())
+        page.locator(f"table.matches tbody a[href='view/{matches['russian-railroads'].id}']").click()
         expect(page).to_have_url(re.compile(f"/view/{matches['russian-railroads'].id}"))
         shown(page, version_of(page))
         page.screenshot(path=str(artifacts() / "viewer-list-then-match-phone.png"))

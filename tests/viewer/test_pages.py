@@ -183,6 +183,10 @@ def test_the_match_page_is_public_and_loads_only_from_this_server(client: httpx.
             assert "javascript" in asset.headers["content-type"]
             assert not OTHER_HOST.search(asset.text), url
             assert "innerHTML" not in asset.text  # text goes in as textContent; the board as parsed SVG
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy and "connect-src 'self'" in policy
+    assert page.headers["referrer-policy"] == "no-referrer"
+    assert client.get("/").headers["content-security-policy"] == policy
     assert client.get("/viewer-static/viewer.css").headers["content-type"].startswith("text/css")
     assert client.get("/viewer-static/nothing.js").status_code == 404
     arbiter = client.get(match.path("/state?at=5"), headers=bearer(match.arbiter)).json()
