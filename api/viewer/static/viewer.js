@@ -264,6 +264,7 @@
     $("step").textContent = stepText();
     markLogEntry();
     showSentence();
+    showNotes();
   }
 
   // the current step's sentence above the board: who did what, and when
@@ -291,7 +292,7 @@
     if (!item) return;
     item.setAttribute("aria-current", "step");
     const log = $("log");
-    const top = item.offsetTop - log.offsetTop;
+    const top = item.offsetTop; // the list is positioned: offsets are within it
     if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - item.offsetHeight) {
       log.scrollTop = Math.max(0, top - log.clientHeight / 3);
     }
@@ -342,6 +343,7 @@
     clearTimeout(refresh);
     refresh = setTimeout(async () => {
       try {
+        await loadNotes(); // annotations have a stream of their own: new ones come with the next event
         await loadLog();
         if (following) go(version);
       } catch (error) { failed(error); }
