@@ -144,7 +144,7 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
       <a href="../matches/{escape(match_id)}/board.svg?at={step}">the board at step {step}</a> (SVG),
       <a href="{escape(match_id)}/log">the narrated log</a> (JSON).</p></noscript>
     <div id="board" class="board-box" tabindex="-1" aria-label="Board"></div>
-    <p class="board-tools"><button type="button" id="zoom" aria-pressed="false">Show the board at full width</button>
+    <p class="board-tools"><button type="button" id="zoom" aria-pressed="false">Show the board at full size</button>
       <button type="button" id="copy">Copy the link to this step</button> <span id="copied" role="status"></span></p>
     <section id="scores" aria-label="Scores"><table class="scores"><caption>Scores</caption><tbody></tbody></table>
     </section>

@@ -172,7 +172,11 @@
   function showBoard(svgText) {
     const drawn = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
     if (drawn.nodeName !== "svg") return;
-    $("board").replaceChildren(document.importNode(drawn, true));
+    const box = $("board");
+    box.replaceChildren(document.importNode(drawn, true));
+    // the drawing's own width: at full size a phone scrolls across it instead of shrinking it
+    const width = Number((drawn.getAttribute("viewBox") || "").split(/[\s,]+/)[2]);
+    if (width > 0) box.style.setProperty("--board-width", `${width}px`);
   }
 
   function showDetails(step) {
@@ -529,7 +533,7 @@
     const full = $("board").classList.toggle("full");
     $("main").classList.toggle("board-wide", full); // the record moves below the board
     $("zoom").setAttribute("aria-pressed", String(full));
-    $("zoom").textContent = full ? "Fit the board to the window" : "Show the board at full width";
+    $("zoom").textContent = full ? "Fit the board to the window" : "Show the board at full size";
   });
   // the link to this step, without any fragment (a token never goes into a link)
   $("copy").addEventListener("click", async () => {
