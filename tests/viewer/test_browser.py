@@ -43,7 +43,7 @@ GAMES = {"carcassonne": ["ann", "bob", "cyd"], "circus-train": ["ann", "bob"], "
 MOVES = 36
 """Steps played in each game's match: past setup into real play, a few seconds each."""
 
-WAIT = 20_000
+WAIT = 30_000
 """How long `expect` waits for the page (ms): a generous bound, never a sleep."""
 
 CAPTURE = """
