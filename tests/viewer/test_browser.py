@@ -45,6 +45,7 @@ MOVES = 36
 
 WAIT = 30_000
 """How long `expect` waits for the page (ms): a generous bound, never a sleep."""
+expect.set_options(timeout=WAIT)
 
 CAPTURE = """
 // Tee every fetch's body (the live stream's too, chunk by chunk) into window.__seen, for the test
