@@ -1,4 +1,5 @@
-"""The pages a person opens first, over real HTTP: `/` leads to the docs and the main routes, and
+"""The pages a person opens first, over real HTTP: `/` (the replay viewer's match list,
+tests/viewer/) leads to the docs and the main routes, and
 `/docs` and `/redoc` load every script, style sheet and icon from this server (a tournament hall
 often has no internet, and FastAPI's own docs pages load theirs from a CDN)."""
 
@@ -39,7 +40,8 @@ def test_the_start_page_links_the_docs_and_the_main_routes(client: httpx.Client)
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     links = {url for tag, url in references(page.text) if tag == "a"}
-    assert {"docs", "redoc", "games", "matches", "keys"} <= links, links
+    assert {"docs", "redoc", "games", "matches", "keys", "health"} <= links, links
+    assert 'aria-label="Filter matches"' in page.text  # the viewer's match list
     for _, url in references(page.text):
         assert not urlsplit(url).netloc, url
         assert client.get(urljoin(str(page.url), url)).status_code == 200, url
