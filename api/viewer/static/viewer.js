@@ -278,7 +278,7 @@
     const sentence = $("sentence");
     sentence.replaceChildren(el("span", `#${entry.seq} `, { class: "muted" }), entry.text);
     if (!entry.text.startsWith(entry.actor)) sentence.append(el("span", ` — ${entry.actor}`, { class: "muted" }));
-    sentence.append(el("time", ` ${when(entry.at)}`, { datetime: entry.at, class: "muted" }));
+    sentence.append(el("time", ` ${when(entry.at).slice(11)}`, { datetime: entry.at, title: when(entry.at), class: "muted" }));
   }
 
   // a sentence that starts with its actor ("seat 1 (bob) plays ...") shows the actor once, coloured
