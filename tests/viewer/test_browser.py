@@ -30,7 +30,7 @@ import httpx
 import pytest
 
 from domain.kernel.diff import diff
-from tests.api.support import Match, Server, bearer, create, play_one
+from tests.api.support import Match, Server, add_account, bearer, create, play_one
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -441,5 +441,30 @@ def test_the_log_marks_undo_and_rulings_and_shows_each_viewer_its_annotations(
         page.goto(f"{server.url}/view/{match.id}?at=4#token={match.arbiter}")
         expect(page.locator("#notes .visibility-arbiter")).to_contain_text("for the panel only", timeout=WAIT)
         expect(page.locator("#log .note")).to_have_count(3)
+    finally:
+        tab.close()
+
+
+def test_an_untrusted_record_shows_its_divergence_at_its_step(browser: Browser, server: Server,
+                                                               client: httpx.Client) -> None:
+    """A record imported from another server (the bundle test vectors' finished match, signed by a
+    key this server does not trust) is intact but NOT trusted: the report names the first
+    divergence with a link to its step, and its signer as not trusted."""
+    bundle = (ROOT / "tools" / "vectors" / "valid.ringside.jsonl").read_bytes()
+    imported = client.post("/bundles", content=bundle, headers={**bearer(add_account(server, "archive")),
+                                                                "Content-Type": "application/x-ndjson"})
+    assert imported.status_code in (201, 409), imported.text
+    match_id = json.loads(bundle.split(b"\n", 1)[0])["match_id"]
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        page.goto(f"{server.url}/view/{match_id}?at=9")
+        shown(page, 9)
+        page.locator("#audit-box > summary").click()
+        page.locator("#verify").click()
+        expect(page.locator("#report [data-ok='false']")).to_contain_text("NOT TRUSTED")
+        expect(page.locator("#report [data-trusted='false']")).to_have_count(1)
+        page.locator("#report a.divergence").click()
+        shown(page, 1)
     finally:
         tab.close()

@@ -64,8 +64,9 @@
   function el(tag, text, attrs = {}) {
     const node = document.createElement(tag);
     if (text !== undefined && text !== null) node.textContent = String(text);
-    for (const [name, value] of Object.entries(attrs)) {
-      if (value !== undefined && value !== null && value !== false) node.setAttribute(name, String(value));
+    for (const [name, value] of Object.entries(attrs)) { // false leaves an attribute out, but a data-* says "false"
+      if (value === undefined || value === null || (value === false && !name.startsWith("data-"))) continue;
+      node.setAttribute(name, String(value));
     }
     return node;
   }
@@ -422,7 +423,7 @@
     if (divergence) {
       const line = el("p", `first divergence: ${divergence.check} — ${divergence.message}`, { class: "bad" });
       if (divergence.rule) line.append(` (${divergence.rule})`);
-      if (divergence.stream === matchId && Number.isInteger(divergence.seq)) {
+      if (divergence.stream === "match" && Number.isInteger(divergence.seq)) { // not an annotation event's
         const jump = el("a", `go to step ${divergence.seq}`, { href: `?at=${divergence.seq}`, class: "divergence" });
         jump.addEventListener("click", (event) => { event.preventDefault(); go(divergence.seq); });
         line.append(" ", jump);
