@@ -10,8 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .drum_roll_parts import (FELT, INK, LEVEL_LETTERS, PAPER, Table, coin, count_of, cube, fit, panel, reward_text,
-                              seat_disc, tip, wrap)
+from .drum_roll_parts import (
+    FELT,
+    INK,
+    LEVEL_LETTERS,
+    PAPER,
+    Table,
+    coin,
+    count_of,
+    cube,
+    fit,
+    panel,
+    reward_text,
+    seat_disc,
+    tip,
+    wrap,
+)
 from .svg import Element, el, group, seat_colour, text
 
 CARD_W = 150
