@@ -107,6 +107,12 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
     version = int(summary.get("version") or 1)
     step = min(max(at or version, 1), version)
     status = "in play" if summary.get("status") == "active" else "ended"
+    fork = summary.get("fork_of") if isinstance(summary.get("fork_of"), dict) else None
+    flags = [text for text, on in (
+        ("imported: recorded elsewhere, never official here", summary.get("imported")),
+        (f"a fork of {str((fork or {}).get('match_id', ''))[:8]} after #{(fork or {}).get('seq')} (unofficial)", fork),
+        ("starts from a given position", summary.get("setup") == "position")) if on]
+    flag_text = "".join(f' · <span class="flag">{escape(text)}</span>' for text in flags)
     attrs = (f' data-match="{escape(match_id)}" data-game="{escape(str(summary.get("game", "")))}"'
              f' data-version="{version}" data-at="{step}" data-status="{escape(str(summary.get("status", "")))}"')
     body = f"""<a class="skip" href="#board">Skip to the board</a>
@@ -116,6 +122,7 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
     <code title="{escape(match_id)}">{escape(match_id[:8])}</code></h1>
   <ul class="players" aria-label="Players">{players}</ul>
   <p class="facts"><span id="status" data-status="{escape(str(summary.get("status", "")))}">{escape(status)}</span>
+{flag_text}
     <span id="live" class="live" hidden>● live</span>
     · <span id="viewer" data-viewer="spectator">viewing as a spectator</span></p>
   <form id="token-form" class="token" autocomplete="off" aria-label="View as a seat or the arbiter">

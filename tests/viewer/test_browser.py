@@ -460,6 +460,7 @@ def test_an_untrusted_record_shows_its_divergence_at_its_step(browser: Browser, 
         page = tab.page
         page.goto(f"{server.url}/view/{match_id}?at=9")
         shown(page, 9)
+        expect(page.locator(".facts .flag")).to_contain_text("imported")
         page.locator("#audit-box > summary").click()
         page.locator("#verify").click()
         expect(page.locator("#report [data-ok='false']")).to_contain_text("NOT TRUSTED")
