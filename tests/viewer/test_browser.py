@@ -469,3 +469,37 @@ def test_an_untrusted_record_shows_its_divergence_at_its_step(browser: Browser, 
         shown(page, 1)
     finally:
         tab.close()
+
+
+def test_the_page_is_usable_from_the_keyboard(browser: Browser, server: Server, matches: dict[str, Match]) -> None:
+    """Tab walks the header, the token form and the step controls in reading order, each with an
+    accessible name and a visible focus ring; the keys then move through the match."""
+    match = matches["circus-train"]
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        open_match(tab, server, match, at=4)
+        order = []
+        for _ in range(13):
+            page.keyboard.press("Tab")
+            order.append(page.evaluate("""() => {
+                const el = document.activeElement;
+                const style = getComputedStyle(el);
+                const label = el.getAttribute('aria-label')
+                    || (el.labels && el.labels.length && el.labels[0].textContent) || el.textContent;
+                return [el.id || el.textContent.trim(), label.trim(),
+                        style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0];
+            }"""))
+        ids = [name for name, _, _ in order]
+        assert ids[:2] == ["Skip to the board", "All matches"], ids
+        expected = ["token", "first", "prev-turn", "prev", "slider", "next", "next-turn", "last"]
+        assert [name for name in ids if name in expected] == expected, ids
+        assert all(label for _, label, _ in order), order
+        assert all(ring for _, _, ring in order), order
+        page.locator("#slider").focus()
+        page.keyboard.press("ArrowRight")
+        shown(page, 5)
+        page.keyboard.press("End")
+        shown(page, version_of(page))
+    finally:
+        tab.close()
