@@ -99,12 +99,22 @@ def decision_text(table: Table) -> str:
     """The decision in progress as the view states it: who decides and the prompt, or chance."""
     decision = table.view.get("decision") or {}
     if decision.get("over") or table.view.get("status") not in (None, "active"):
-        return "The match is over." if decision.get("over") else f"The match is {table.view.get('status')}."
+        return result_text(table) if decision.get("over") else f"The match is {table.view.get('status')}."
     if decision.get("chance"):
         return f"Chance: {decision.get('prompt') or decision['chance'].get('kind')}"
     seats = [seat for seat in decision.get("seats") or [] if isinstance(seat, int)]
     who = ", ".join(f"{table.name(seat)} (seat {seat})" for seat in seats) or "nobody"
     return f"{who} to decide: {decision.get('prompt', '')}".strip()
+
+
+def result_text(table: Table) -> str:
+    """The end as the view states it: the winners by name (DR-14.10 breaks ties)."""
+    result = (table.view.get("end") or {}).get("result") or {}
+    winners = [seat for seat in result.get("winners") or [] if isinstance(seat, int)]
+    if not winners:
+        return "The match is over."
+    names = " and ".join(f"{table.name(seat)} (seat {seat})" for seat in winners)
+    return f"The match is over: {names} {'wins' if len(winners) == 1 else 'share the win'}."
 
 
 def header(table: Table) -> tuple[Element, float]:

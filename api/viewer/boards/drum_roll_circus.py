@@ -76,8 +76,8 @@ def hired_card(table: Table, x: float, y: float, seat: int, hired: dict[str, Any
     else:
         parts.append(text(x + 7, y + 28, card, font_weight=600))
     parts.append(text(x + MINI_W - 5, y + 11, card, fill="#ffffff", font_size=8, text_anchor="end"))
-    flags = [f"⚑ flipped p{hired['flipped']}" if flipped else "", last_level(hired)]
-    parts.append(text(x + 7, y + 96, fit(" · ".join(f for f in flags if f), MINI_W - 30, 9), class_="small",
+    status = f"⚑ flipped (perf. {hired['flipped']})" if flipped else last_level(hired)
+    parts.append(text(x + 7, y + 96, fit(status, MINI_W - 28, 8), font_size=8,
                       fill="#5b3d99" if flipped else "#555555"))
     if hired.get("trailer") or hired.get("shares_trailer_of"):
         parts.append(trailer_icon(x + MINI_W - 22, y + 88, shared=bool(hired.get("shares_trailer_of"))))
@@ -112,7 +112,7 @@ def helper_chip(table: Table, x: float, y: float, seat: int, card: str) -> Eleme
     helper = table.helper(card)
     name = helper.name if helper else card
     return tip(group([el("rect", x=x, y=y, width=CHIP_W, height=22, rx=11, fill="#e4e9ef", stroke="#8797a8"),
-                      text(x + 10, y + 15, fit(name, CHIP_W - 20, 11), font_size=11)],
+                      text(x + 9, y + 15, fit(name, CHIP_W - 16, 10), font_size=10)],
                      data_helper=card, data_seat=seat),
                f"{card} {name}" + (f", wage ${helper.wage}: {helper.text}" if helper else ""))
 

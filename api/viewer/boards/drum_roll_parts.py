@@ -23,7 +23,7 @@ PAPER = "#fffdf7"
 FELT = "#f4efe4"
 LEVEL_LETTERS = ("P", "G", "O")
 """Poor, good, outstanding (DR-0.10): the letter before each level's line on a card."""
-CHAR_WIDTH = 0.62
+CHAR_WIDTH = 0.6
 """An average glyph's width as a share of the font size: text is cut to fit by this estimate."""
 
 
