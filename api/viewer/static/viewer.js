@@ -188,7 +188,7 @@
     $("prompt").textContent = step.over ? "The match is over."
       : !step.prompt ? ""
       : step.to_move.length ? `Waiting for ${step.to_move.map(seatName).join(", ")}: ${step.prompt}`
-      : `Next: ${step.prompt}`;
+      : `Next: ${step.prompt.replace(/_/g, " ")}`; // a chance draw, named by its kind
     // scores, one row per seat
     const rows = step.scores.map((total, seat) => {
       const row = el("tr", null, { "data-seat": seat, "data-score": total, class: `seat-${seat}` });
