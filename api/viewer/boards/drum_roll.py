@@ -124,7 +124,7 @@ def header(table: Table) -> tuple[Element, float]:
         el("rect", x=0, y=0, width=WIDTH, height=66, fill="#2b2233"),
         text(MARGIN, 28, "Drum Roll", fill="#ffd75e", font_size=22, font_weight=700),
         text(MARGIN + 128, 28, f"step {seq}", fill="#d9d2e3", font_size=14),
-        text(MARGIN, 54, fit(round_text(table), 680, 15), fill="#ffffff", font_size=15, font_weight=600),
+        text(MARGIN, 54, fit(round_text(table), 740, 15), fill="#ffffff", font_size=15, font_weight=600),
     ]
     start = table.state.get("start_player")
     if isinstance(start, int):

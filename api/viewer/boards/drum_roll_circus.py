@@ -125,7 +125,7 @@ def hand_card(table: Table, x: float, y: float, seat: int, card: str, used: int)
     spent = f"used {used} of {uses}" if uses else (f"used {used}" if used else "any number of uses")
     return tip(group([el("rect", x=x, y=y, width=CHIP_W, height=HAND_H, rx=5, fill="#fff6d6", stroke="#c9a227"),
                       text(x + 7, y + 14, fit(name, CHIP_W - 14, 11), font_size=11, font_weight=600),
-                      text(x + 7, y + 27, f"{card} · {spent}", class_="small", fill="#555555")],
+                      text(x + 7, y + 27, fit(f"{card} · {spent}", CHIP_W - 14, 9), class_="small", fill="#555555")],
                      data_card=card, data_seat=seat, data_used=used),
                f"{card} {name}" + (f": {investment.effect}" if investment else ""))
 

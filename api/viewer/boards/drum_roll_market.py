@@ -135,7 +135,7 @@ def helper_card(table: Table, x: float, y: float, card: str, discounts: int) -> 
         discount_dots(x + 60, y + 57, discounts),
         text(x + CARD_W - 8, y + 61, f"wage ${helper.wage}", class_="label", text_anchor="end"),
     ]
-    for index, line in enumerate(wrap(helper.text, CARD_W - 16, 9, 3)):
+    for index, line in enumerate(wrap(helper.text, CARD_W - 22, 9, 3)):
         parts.append(text(x + 8, y + 80 + index * 11, line, class_="small", fill="#444444"))
     return tip(group(parts, data_row_helper=card, data_discounts=discounts),
                f"{card} {helper.name}: costs ${max(helper.hire_cost - discounts, 0)}, wage ${helper.wage}. "

@@ -23,7 +23,7 @@ PAPER = "#fffdf7"
 FELT = "#f4efe4"
 LEVEL_LETTERS = ("P", "G", "O")
 """Poor, good, outstanding (DR-0.10): the letter before each level's line on a card."""
-CHAR_WIDTH = 0.6
+CHAR_WIDTH = 0.65
 """An average glyph's width as a share of the font size: text is cut to fit by this estimate."""
 
 
@@ -122,7 +122,8 @@ def effect_text(effect: Effect) -> str:
         case "trailer":
             return f"trailer ${effect.pay_money}" if effect.pay_money else "trailer"
         case "skip_wage":
-            return f"skip {effect.count} wage" + (f" ({effect.pay_cubes} cubes)" if effect.pay_cubes else "")
+            return f"skip {plural(effect.count, 'wage')}" + (f" ({plural(effect.pay_cubes, 'cube')})"
+                                                             if effect.pay_cubes else "")
         case "cubes_for_money":
             return f"pay {plural(effect.pay_cubes, 'cube')}: +${effect.count}"
     return effect.effect
