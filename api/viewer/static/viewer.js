@@ -530,12 +530,16 @@
   });
 
   // a tall board (Russian Railroads' player boards) fits the window, or takes the page's whole width
-  $("zoom").addEventListener("click", () => {
-    const full = $("board").classList.toggle("full");
+  // (the choice is kept for the next pages: it is a preference, not a secret)
+  function boardSize(full) {
+    $("board").classList.toggle("full", full);
     $("main").classList.toggle("board-wide", full); // the record moves below the board
     $("zoom").setAttribute("aria-pressed", String(full));
     $("zoom").textContent = full ? "Fit the board to the window" : "Show the board at full size";
-  });
+    localStorage.setItem("ringside-board-full", full ? "1" : "");
+  }
+  $("zoom").addEventListener("click", () => boardSize(!$("board").classList.contains("full")));
+  boardSize(localStorage.getItem("ringside-board-full") === "1");
   // the link to this step, without any fragment (a token never goes into a link)
   $("copy").addEventListener("click", async () => {
     const link = location.origin + location.pathname + location.search;
