@@ -7,6 +7,7 @@ arbiter's view holds."""
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
 import xml.etree.ElementTree as ET
@@ -314,3 +315,20 @@ def test_write_a_picture(match: Match, tmp_path: Path) -> None:
     _, _, svg = drawn(match, match.steps()["middle"], "arbiter")
     (tmp_path / "carcassonne.svg").write_text(svg)
     assert svg.startswith("<svg")
+
+
+def test_cb_3_2_the_drawn_face_turns_the_same_way_as_the_figure_spots(match: Match) -> None:
+    """CB-3.2: the face each tile `use`s is turned by the SVG rotation that takes the reference
+    face's points where `turn` takes the figure spots (clockwise, as the engine turns tiles)."""
+    _, root, _ = drawn(match, match.head, "spectator")
+    for tile in groups(root, "data-tile"):
+        rotation = int(tile.get("data-rotation", ""))
+        use = next(tile.iter(f"{SVG}use"))
+        found = re.match(r"rotate\((\d+) 50 50\)", use.get("transform", "rotate(0 50 50)"))
+        assert found, use.attrib
+        angle = math.radians(int(found.group(1)))
+        for x, y in ((50.0, 0.0), (100.0, 25.0), (20.0, 80.0)):
+            svg_x = 50 + (x - 50) * math.cos(angle) - (y - 50) * math.sin(angle)
+            svg_y = 50 + (x - 50) * math.sin(angle) + (y - 50) * math.cos(angle)
+            tx, ty = turn((x, y), rotation)
+            assert abs(svg_x - tx) < 1e-6 and abs(svg_y - ty) < 1e-6, tile.attrib

@@ -398,7 +398,7 @@ def _big_top(table: Table, frame: Frame) -> Element | None:
     words = f"the Big Top at ({bx}, {by})"
     if isinstance(token, str):
         label = "?" if token == "face-down" else token
-        tent += [el("rect", x=-17, y=14, width=34, height=13, rx=6.5, fill="#37474f", stroke="#fff", stroke_width=1),
+        tent += [el("rect", x=-24, y=14, width=48, height=13, rx=6.5, fill="#37474f", stroke="#fff", stroke_width=1),
                  text(0, 24, label, class_="cb-token")]
         words += ", animal token face down" if token == "face-down" else f", animal token: {token}"
     return group([title(words), *tent], transform=f"translate({_n(x + CENTRE[0])} {_n(y + CENTRE[1] - 2)})",
@@ -615,9 +615,9 @@ def _legend(table: Table, top: float) -> tuple[Element, float]:
     items.append(([el("rect", x=-8, y=-8, width=16, height=16, fill="none", stroke=HIGHLIGHT, stroke_width=3)],
                   "placed last"))
     out: list[Element] = []
-    per_row = 3
+    per_row = 2
     for index, (shapes, words) in enumerate(items):
-        x = 24 + (index % per_row) * 100 + (index % per_row) * (index % per_row) * 4
+        x = 24 + (index % per_row) * 150
         y = top + 10 + (index // per_row) * 22
         out.append(group([group(shapes, transform=f"translate({x} {_n(y)})"),
                           text(x + 14, y + 4, words, class_="cb-s")]))
