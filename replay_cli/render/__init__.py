@@ -55,8 +55,10 @@ class _ByGame(Mapping[str, Any]):
 
 
 RENDERERS: Mapping[str, Renderer] = _ByGame("render", ("carcassonne", "circus-train", "drum-roll", "russian-railroads"))
-NARRATIONS: Mapping[str, Narration] = _ByGame("narrate", ("carcassonne", "circus-train"))
-CHANGES: Mapping[str, ChangeDescriber] = _ByGame("describe_changes", ("carcassonne", "circus-train"))
+NARRATIONS: Mapping[str, Narration] = _ByGame("narrate", ("carcassonne", "circus-train", "drum-roll",
+                                                         "russian-railroads"))
+CHANGES: Mapping[str, ChangeDescriber] = _ByGame("describe_changes", ("carcassonne", "circus-train", "drum-roll",
+                                                                     "russian-railroads"))
 DISTINCT_MOVES: Mapping[str, MoveFilter] = _ByGame("distinct_moves", ("carcassonne",))
 
 

@@ -15,6 +15,10 @@ and opening draft are counts, and ballots not yet revealed read "cast"; they are
 a spectator's panel names no card of a hand or a deck. Names, types, costs and level requirements
 come from the match's component set; a set not known here makes `render_state` fall back to the
 generic panels rather than draw another set's cards.
+
+The game's words for the log and for what a step changed (`narrate`, `describe_changes`) are in
+drum_roll_words.py, imported here so that the render package finds every hook of the game in one
+module.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from rich.text import Text
 from domain.games.drum_roll.components import ANY, DrumRollComponents, Performer, default_components
 
 from .common import decision_text, header, known_components, seat_label, seat_style
+from .drum_roll_words import describe_changes as describe_changes  # the log's words live beside the panel
+from .drum_roll_words import narrate as narrate
 
 WIDTH = 100
 """The widest line drawn: every renderable is constrained to it."""

@@ -14,6 +14,10 @@ Everything comes from the viewer's view: another seat's final bonus cards and th
 counts there, and are drawn as counts. Names, costs, lengths and the industry lane come from the
 match's component set; a set not known here makes `render_state` fall back to the generic panels
 rather than draw the board of another set.
+
+The game's words for the log and for what a step changed (`narrate`, `describe_changes`) are in
+russian_railroads_words.py, imported here so that the render package finds every hook of the game
+in one module.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from domain.games.russian_railroads.components import (
 )
 
 from .common import decision_text, header, known_components, seat_label, seat_style
+from .russian_railroads_words import describe_changes as describe_changes  # the log's words, beside the boards
+from .russian_railroads_words import narrate as narrate
 
 WIDTH = 100
 """The widest line drawn: every renderable is constrained to it."""
