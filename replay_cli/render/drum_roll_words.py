@@ -384,7 +384,7 @@ def _circus(who: str, names: Names, was: dict[str, Any], now: dict[str, Any], ad
             add(f"~ {who}: {what} {a}{unit} → {b}{unit} ({b - a:+d})")
 
     counted("money", "money")
-    counted("deposit", "money on the Bank Clerk")
+    counted("deposit", "deposit on the Bank Clerk")
     counted("fame", "fame")
     counted("ticket", "ticket on space")
     counted("markers", "markers to place")

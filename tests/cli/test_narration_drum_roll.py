@@ -3,8 +3,8 @@ told in the game's words for a spectator, a seat and the arbiter, never as the k
 `plays type key=value`; hidden draws and private choices name no card; a few sentences are checked
 word for word; and what a step changed (`describe_changes`) agrees with the two views it compares.
 
-The match is played once per module through the CLI (`new`, then bots with `play --watch`) into a
-store of its own, and read back through the store (`LocalSource`), as `ringside log` and `ringside
+The match is played once per module through the CLI (`simulate` with a seed, so every run reads the
+same match) into a store of its own, and read back through the store (`LocalSource`), as `ringside log` and `ringside
 step` read it."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from domain.games.drum_roll.components import default_components
 from domain.games.drum_roll.moves import DrumRollMove
 from domain.kernel.viewers import Viewer
 from replay_cli.render import describe_changes
-from replay_cli.render.common import move_text
+from replay_cli.render.common import move_text, seat_label
 from replay_cli.render.narrate import Narrator, narrate_log, words
 from replay_cli.source import LocalSource
 
@@ -52,9 +52,8 @@ class Played:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     data_dir: Path = tmp_path_factory.mktemp("drum-roll-narration")
     run = Run(data_dir, CliRunner(env={"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_ARBITER": "tester"}))
-    match_id = run.new("drum-roll", *NAMES)
-    run("play", match_id, "--watch", "-q", "--seed", "2")
-    return Played(run, LocalSource(data_dir=str(data_dir)), match_id)
+    done = run.json("simulate", "drum-roll", "-n", "1", "--players", "3", "--seed", "3")  # the same match each run
+    return Played(run, LocalSource(data_dir=str(data_dir)), done["results"][0]["match_id"])
 
 
 def _move(entry: dict[str, Any]) -> dict[str, Any]:
@@ -136,19 +135,19 @@ def test_handpicked_sentences_of_the_match(played: Played) -> None:
     said = played.said["spectator"]
     marker = played.first("spectator", lambda e: _move(e).get("type") == "place_marker"
                           and _move(e).get("space") == "investment")
-    who = f"seat {marker['payload']['seat']} ({NAMES[marker['payload']['seat']]})"
+    who = seat_label(played.summary, marker["payload"]["seat"])
     assert said[marker["seq"]] == f"{who} places a marker on the Investment space"
     hire = played.first("spectator", lambda e: _move(e).get("type") == "hire_performer")
     card = C.performer(_move(hire)["card"])
     kind = next(t.name for t in C.performer_types if t.id == card.type)
-    who = f"seat {hire['payload']['seat']} ({NAMES[hire['payload']['seat']]})"
+    who = seat_label(played.summary, hire["payload"]["seat"])
     assert said[hire["seq"]] == f"{who} hires the {card.name} ({card.id}, {kind}) from the performer row"
     start = played.first("spectator", lambda e: (e.get("payload") or {}).get("kind") == "start player")
     seat = start["payload"]["outcome"]
-    assert said[start["seq"]] == f"seat {seat} ({NAMES[seat]}) is the start player"
+    assert said[start["seq"]] == f"{seat_label(played.summary, seat)} is the start player"
     regions = [e for e in played.logs["spectator"] if (e.get("payload") or {}).get("kind") == "region token drawn"]
     assert [said[e["seq"]] for e in regions] == [
-        f"seat {seat} ({NAMES[seat]}) draws the {C.region(e['payload']['outcome']).name} region token"
+        f"{seat_label(played.summary, seat)} draws the {C.region(e['payload']['outcome']).name} region token"
         for seat, e in enumerate(regions)]  # the setup draws a region for each seat in turn (DR-2.8)
 
 
@@ -206,7 +205,7 @@ def test_describe_changes_agrees_with_the_views(played: Played) -> None:
         assert described is not None
         lines = [text.plain.strip() for text in described]
         for seat, (was, now) in enumerate(zip(before["state"]["players"], after["state"]["players"], strict=True)):
-            who = f"seat {seat} ({NAMES[seat]})"
+            who = seat_label(played.summary, seat)
             for key, what in (("money", "money"), ("fame", "fame")):
                 a, b = was[key], now[key]
                 found = _line(lines, f"~ {who}: {what} ")
