@@ -344,7 +344,7 @@ def _player(who: str, names: Names, was: dict[str, Any], now: dict[str, Any], ad
         add(f"~ {who}'s factories: " + ("; ".join(built) or "none"))
     if list(was.get("markers") or []) != list(now.get("markers") or []):
         add(f"~ {who}: industry markers {was.get('markers')} → {now.get('markers')}")
-    for key, what in (("workers", "workers"), ("reserve", "workers in reserve"), ("temporary", "temporary workers"),
+    for key, what in (("workers", "workers"), ("reserve", "reserve workers"), ("temporary", "temporary workers"),
                       ("rubles", "rubles"), ("multipliers", "multipliers")):
         counted(key, what)
     _gained(who, "engineers", was, now, names.engineer, add)
