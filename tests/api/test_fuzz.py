@@ -177,11 +177,12 @@ def read_cases(f: Fixture) -> Iterator[Case]:
              f"{game}/rules", f"{game}/rules/TG-1.2", "/keys", "/health", "/stats", "/openapi.json",
              *(m.path(suffix) for suffix in ("", "/state", "/diff?from=1", "/decision", "/legal-moves", "/events",
                                              "/score", "/undo-requests", "/seed", "/annotations", "/bundle",
-                                             "/verification", "/position"))]
+                                             "/verification", "/position", "/board.svg")),
+             f"/view/{m.id}/log", f"/view/{m.id}/step"]
     queries = {"/matches": ["game", "status", "player", "since", "until", "limit", "offset"],
                m.path("/state"): ["at"], m.path("/diff?from=1"): ["to", "from"], m.path("/legal-moves"): ["seat"],
                m.path("/events"): ["start", "limit"], m.path("/score"): ["at"], m.path("/position"): ["at"],
-               m.path("/verification"): ["format"]}
+               m.path("/verification"): ["format"], m.path("/board.svg"): ["at"], f"/view/{m.id}/step": ["at"]}
     for path in reads:
         for authorization in odd_authorizations(f):
             yield Case("GET", path, {"Authorization": authorization}, write=False, content_type=None)
@@ -192,7 +193,8 @@ def read_cases(f: Fixture) -> Iterator[Case]:
             for value in ODD_QUERY:
                 yield Case("GET", f"{path}{joiner}{name}={value}", write=False, content_type=None)
     for template in ["/matches/{}", "/matches/{}/state", "/matches/{}/events", "/matches/{}/bundle",
-                     "/matches/{}/verification", "/matches/{}/stream", "/matches/{}/seed"]:
+                     "/matches/{}/verification", "/matches/{}/stream", "/matches/{}/seed", "/matches/{}/board.svg",
+                     "/view/{}/log", "/view/{}/step"]:
         for value in [*ODD_PATH_IDS, str(uuid4())]:
             yield Case("GET", template.format(value), write=False, content_type=None)
     for value in ODD_PATH_IDS:
@@ -294,7 +296,7 @@ def _template(path: str, f: Fixture) -> str:
     for match in (f.match, f.recorded, f.other):
         path = path.replace(match.id, "{match_id}")
     parts = path.split("/")
-    if len(parts) > 2 and parts[1] == "matches" and parts[2] != "{match_id}":
+    if len(parts) > 2 and parts[1] in ("matches", "view") and parts[2] != "{match_id}":
         parts[2] = "{match_id}"
     if len(parts) > 2 and parts[1] == "games":
         parts[2] = "{game}"

@@ -51,7 +51,10 @@ class Played:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     data_dir: Path = tmp_path_factory.mktemp("drum-roll-narration")
-    run = Run(data_dir, CliRunner(env={"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_ARBITER": "tester"}))
+    # A module's fixture runs outside conftest's per-test environment: the terminal's width is
+    # dropped here too, so the table is laid out 160 wide on any machine (CI's terminal is narrow).
+    run = Run(data_dir, CliRunner(env={"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_ARBITER": "tester",
+                                     "COLUMNS": None, "LINES": None}))
     done = run.json("simulate", "drum-roll", "-n", "1", "--players", "3", "--seed", "3")  # the same match each run
     return Played(run, LocalSource(data_dir=str(data_dir)), done["results"][0]["match_id"])
 
