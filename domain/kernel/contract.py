@@ -373,6 +373,20 @@ class Ruleset(ABC, Generic[S, M]):
         totals = sheet.totals()
         return Result.from_keys(totals, [(total,) for total in totals])
 
+    def round_of(self, state: S) -> int | tuple[int, ...] | None:
+        """The round `state` is in, as the game itself counts its rounds: its round counter (RR's
+        round, Circus Train's week), or a tuple where rounds are counted within a larger cycle
+        (Drum Roll's (performance, preparation round)); None where the game has no rounds, or
+        `state` is in none yet (setup). The default: None, a game without rounds.
+
+        The replay viewer lists the steps where a new round begins (`GET /view/{id}/log`,
+        `rounds`; docs/viewer.md): a step, not taken back, whose state is in a later round than
+        every step before it (an int, or a tuple compared item by item, so rounds must grow as the
+        match goes on). Only those step numbers leave the server, never the value, and the value
+        must be public (the same whoever looks), as a round is at the table. Pure and cheap: it is
+        asked of the state after every step of a match."""
+        return None
+
     # ---- private choices -------------------------------------------------------------
     def private_choice(self, state: S, seat: int, move: M) -> PrivateChoice | None:
         """Whether `move` by `seat` in `state` (before the move) is a private choice, and which

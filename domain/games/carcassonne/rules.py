@@ -333,6 +333,15 @@ class CarcassonneRules(Ruleset[CarcassonneState, CarcassonneMove]):
     def view(self, state: CarcassonneState, viewer: Viewer) -> dict[str, Any]:
         return views.view(state, viewer)
 
+    def round_of(self, state: CarcassonneState) -> int | None:
+        """CB-1.3: seats take turns clockwise from the first seat (seat 0: the one to lay the first
+        tile), so a round is one turn of every seat and turn t is in round (t - 1) // seats + 1.
+        A turn counts from its first move, the tile laid (CB-2.1), as the viewer's turn starts do:
+        while its seat draws (again, after a tile that fits nowhere, CB-3.3) the turn before still
+        runs, and after the last turn (CB-6.1) the count stays at it. None before the first tile."""
+        begun = state.turn if state.phase in ("figure", "token") else state.turn - 1
+        return (begun - 1) // state.seats + 1 if begun >= 1 else None
+
     def score(self, state: CarcassonneState) -> ScoreSheet:
         return score_sheet(state)
 

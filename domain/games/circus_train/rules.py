@@ -95,6 +95,17 @@ class CircusTrainRules(Ruleset[State, BaseModel]):
     def result(self, state: State, sheet: ScoreSheet) -> Result:
         return match_result(state, sheet)
 
+    def round_of(self, state: State) -> int | None:
+        """CT-0.2, CT-0.3: a round is one week of the calendar, numbered from 1 as the Calendar
+        marker shows it (CT-5.8: on the first week of April; CT-12.4: one week on at the end of
+        each round, the month's end following, CT-12.5). None during setup, until the first week's
+        Ringmaster Phase begins (CT-6.1, the setup's `round` step); after the last week, when the
+        season is over (CT-6.2), it stays the last."""
+        week = state.week
+        if week == 0 and any(step.kind == "round" for step in state.agenda):
+            return None
+        return min(week + 1, state.catalog.total_weeks)
+
     def encode_state(self, state: State) -> JSON:
         return state.to_json()
 

@@ -103,6 +103,13 @@ class DrumRollRules(Ruleset[State, BaseModel]):
         """Fame, then money without the deposit, else a shared win (DR-14.10, AMB-16)."""
         return scoring.match_result(state, sheet)
 
+    def round_of(self, state: State) -> tuple[int, int] | None:
+        """DR-0.12, DR-3.1, DR-3.4: a round is a preparation round, counted afresh within each
+        performance cycle (DR-13.2 puts the round marker back on 1), so the round is the pair
+        (performance, round): a new round is any change of it. A performance and its wages
+        belong to the cycle's last round (DR-3.5). None during setup (DR-2)."""
+        return (state.performance, state.round) if state.performance and state.round else None
+
     # ---- positions (docs/positions.md): the table between two turns of the action phase -------
     position_model: ClassVar[type[DrumRollPosition]] = DrumRollPosition
 

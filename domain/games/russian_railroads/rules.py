@@ -92,6 +92,11 @@ class RussianRailroadsRules(Ruleset[State, BaseModel]):
     def score(self, state: State) -> ScoreSheet:
         return score_sheet(state)
 
+    def round_of(self, state: State) -> int | None:
+        """RR-3.1, RR-4.2: the round being played, counted from 1 (it is set as the round starts,
+        after the cleanup of the one before, RR-15); None during setup (RR-2)."""
+        return state.round or None
+
     def private_choice(self, state: State, seat: int, move: BaseModel) -> PrivateChoice | None:
         """A final bonus card is kept face down (RR-19.8, RR-21.2): the table sees that a card was
         taken, not which, until final scoring."""
