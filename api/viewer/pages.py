@@ -106,7 +106,8 @@ def match_page(match_id: UUID, ctx: Ctx, at: At = None) -> HTMLResponse:
 
 
 @router.get("/view/{match_id}/log", responses=READ,
-            summary="The viewer page's log: every entry narrated as the caller may see it, with turn starts")
+            summary="The viewer page's log: every entry narrated as the caller may see it, with turn and round "
+                    "starts")
 def page_log(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
     viewer = principal.viewer(ctx.ringside.fold(match_id))
     return steps.log(ctx.ringside, match_id, viewer)

@@ -1,22 +1,28 @@
 """What the match page shows beside the board, built from the caller's view only: the narrated log
-(with its turn starts) and one step's details (who is to move, the score sheet with rule texts, the
-change from the previous step, and what this viewer sees that a spectator does not).
+(with its turn and round starts) and one step's details (who is to move, the score sheet with rule
+texts, the change from the previous step, and what this viewer sees that a spectator does not).
 
 Why here and not in the page's script: the sentences are the terminal's (`replay_cli.render.narrate`,
 made from the redacted log entries alone), so a commentator reads the same words in both, and a
 diff or a rule text computed once on the server is one request per step instead of several.
 Every function takes the viewer the request's token gives and reads nothing but what that viewer
-may see (redacted entries, the viewer's state views, the public score sheet).
+may see (redacted entries, the viewer's state views, the public score sheet). The one exception,
+the round starts, reads every state but gives out only step numbers: where a round begins is
+public at every table (`Ruleset.round_of`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 from domain.application import Ringside
+from domain.kernel.contract import Ruleset
 from domain.kernel.diff import diff
 from domain.kernel.errors import RingsideError
+from domain.kernel.fold import MatchFold
+from domain.kernel.record import Entry
 from domain.kernel.redaction import redact
 from domain.kernel.rule_texts import game_rules
 from domain.kernel.viewers import Viewer
@@ -30,8 +36,9 @@ MAX_CHANGES = 200
 
 
 def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
-    """Every entry of the log as `viewer` may see it, with its sentence, actor, time and mark, and
-    the sequence numbers where a turn starts (a move by another seat than the move before)."""
+    """Every entry of the log as `viewer` may see it, with its sentence, actor, time and mark, the
+    sequence numbers where a turn starts (a move by another seat than the move before) and those
+    where a round starts (`round_starts`)."""
     from replay_cli.render.common import actor_text
     from replay_cli.render.narrate import Narrator
 
@@ -41,7 +48,8 @@ def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
     entries: list[dict[str, Any]] = []
     turns: list[int] = [1]
     mover: int | None = None
-    for entry in ringside.entries(match_id, 1, fold.seq):
+    record = ringside.entries(match_id, 1, fold.seq)
+    for entry in record:
         data = redact(entry, fold, viewer)
         payload = data.get("payload") or {}
         actor = data.get("actor") or {}
@@ -61,7 +69,43 @@ def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
             "mark": MARKS.get(str(data.get("kind"))),
         })
     return {"match_id": str(match_id), "version": fold.seq, "status": fold.status, "viewer": str(viewer),
-            "entries": entries, "turns": sorted(set(turns))}
+            "entries": entries, "turns": sorted(set(turns)), "rounds": round_starts(fold, record)}
+
+
+def round_starts(head: MatchFold, record: Sequence[Entry]) -> list[int]:
+    """The sequence numbers where a new round begins, as the game counts its rounds
+    (`Ruleset.round_of`): each step whose state is in a later round than every step before it.
+
+    The states are those time travel shows at each step (`?at=N`): one fold of the record from its
+    created event, each entry consumed in turn, so a retraction or a redo changes the state as it
+    does for the fold itself. A step that `head` (the fold at the head) lists as taken back starts
+    no round, as it starts no turn, and neither do the entries after it that leave its state as it
+    is (an undo request) until something else changes the state (the retraction): a round begun by
+    a move later retracted begins again with the move that stands. A game without rounds (the
+    default hook) costs no fold at all. Nothing of the states leaves here but the step numbers."""
+    ruleset = head.ruleset
+    if type(ruleset).round_of is Ruleset.round_of or not record:
+        return []
+    starts: list[int] = []
+    latest: tuple[int, ...] | None = None
+    walk = MatchFold(record[0])
+    taken_back = False  # whether the state is that of a step taken back since
+    for entry in record:
+        before = walk.state
+        if entry.seq > 1:
+            walk.consume(entry)
+        if walk.state is not before:
+            taken_back = entry.seq in head.retracted
+        if taken_back:
+            continue
+        now = ruleset.round_of(walk.state)
+        if now is None:
+            continue
+        order = now if isinstance(now, tuple) else (now,)
+        if latest is None or order > latest:
+            starts.append(entry.seq)
+            latest = order
+    return starts
 
 
 def rule_index(game: str) -> dict[str, dict[str, str]]:

@@ -4,7 +4,9 @@
 token makes, nothing loaded from another host, and 4xx problems for bad input.
 
 The test game (test-dicevote, drawn by the generic board) keeps this fast; the four games' pages
-are opened in a real browser in test_browser.py."""
+are opened in a real browser in test_browser.py. The log's round starts are checked on a match of
+each of the four games, played over HTTP into its third round, against the game's own round
+counter in a fold of the record."""
 
 from __future__ import annotations
 
@@ -12,14 +14,17 @@ import itertools
 import random
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 from xml.etree import ElementTree
 
 import httpx
 import pytest
 
+from domain.kernel.fold import MatchFold
+from domain.kernel.record import Entry
 from tests.api.support import Match, Server, bearer, create, play_one
 
 OTHER_HOST = re.compile(r"(https?:)?//[\w.-]+\.\w")
@@ -231,3 +236,151 @@ def test_the_step_matches_the_state(client: httpx.Client, match: Match) -> None:
                 diff = client.get(match.path(f"/diff?from={at - 1}&to={at}"), headers=bearer(token)).json()
                 assert step["changes"] == [{**change, "path": change["path"].removeprefix("/state")}
                                            for change in diff["changes"] if change["path"].startswith("/state/")]
+
+
+# ---- round starts --------------------------------------------------------------------------------
+def record_of(client: httpx.Client, match: Match) -> list[Entry]:
+    """The whole record as the arbiter reads it (salts and all: what a fold needs)."""
+    events: list[dict[str, Any]] = []
+    start: int | None = 1
+    while start is not None:
+        page = client.get(match.path("/events"), params={"start": start, "limit": 1000},
+                          headers=bearer(match.arbiter)).json()
+        events += page["events"]
+        start = page["next"]
+    return [Entry.from_json(event) for event in events]
+
+
+def folded(record: list[Entry]) -> list[tuple[Entry, Any]]:
+    """Each entry with the game state after it: one fold of the record from its created event, as
+    time travel shows the match at each step."""
+    fold = MatchFold(record[0])
+    states = [(record[0], fold.state)]
+    for entry in record[1:]:
+        fold.consume(entry)
+        states.append((entry, fold.state))
+    return states
+
+
+def changes(record: list[Entry], counter: Callable[[Any], Any]) -> list[int]:
+    """The steps where `counter` of the state (None: no round yet) changes to a new value."""
+    starts, last = [], None
+    for entry, state in folded(record):
+        value = counter(state)
+        if value is not None and value != last:
+            starts.append(entry.seq)
+        last = value
+    return starts
+
+
+def play_until(client: httpx.Client, match: Match, rng: random.Random, reached: Callable[[Any], bool],
+               limit: int = 400) -> None:
+    """Random legal moves over the API until the folded state is `reached` (checked every few steps)."""
+    for played in itertools.count(1):
+        assert play_one(client, match, rng) is not None, "the match ended first"
+        if played % 8 == 0 and reached(folded(record_of(client, match))[-1][1]):
+            return
+        assert played < limit, "the match did not get there"
+
+
+def rr_round(state: Any) -> int | None:
+    """Russian Railroads' round counter (RR-3.1, RR-4.2): 0 during setup."""
+    return int(state.round) or None
+
+
+def dr_round(state: Any) -> tuple[int, int] | None:
+    """Drum Roll's preparation round within its performance (DR-0.12, DR-3.4): 0s during setup."""
+    return (state.performance, state.round) if state.round else None
+
+
+def ct_week(state: Any) -> int | None:
+    """Circus Train's calendar (CT-0.2: a round is a week): the week from when the first one's
+    Ringmaster Phase is under way (its Roustabout Phase waits on the agenda), none in setup."""
+    under_way = state.week > 0 or any(step.kind == "roustabout" for step in state.agenda)
+    return int(state.week) if under_way else None
+
+
+@pytest.fixture(scope="module")
+def round_matches(client: httpx.Client) -> dict[str, Match]:
+    """A match of each game played over the API into its third round (Circus Train: its fifth,
+    past April's end); Carcassonne's first seat takes back the tile that began round 2 and lays
+    one again."""
+    played: dict[str, Match] = {}
+    targets: dict[str, Callable[[Any], bool]] = {
+        "russian-railroads": lambda state: (rr_round(state) or 0) >= 3,
+        "drum-roll": lambda state: (dr_round(state) or (0, 0)) >= (1, 3),
+        "circus-train": lambda state: (ct_week(state) or 0) >= 4,
+    }
+    for game, reached in targets.items():
+        match = create(client, game, ["ann", "bob"])
+        play_until(client, match, random.Random(3), reached)
+        played[game] = match
+    match = create(client, "carcassonne", ["ann", "bob", "cyd"], undo_policy="own-turn")
+    rng = random.Random(4)
+    while True:  # to seat 0's tile of turn 4, the first of round 2
+        assert play_one(client, match, rng) is not None
+        state = folded(record_of(client, match))[-1][1]
+        if (state.turn, state.seat, state.phase) == (4, 0, "figure"):
+            break
+    undone = client.post(match.path("/undo-requests"), headers=bearer(match.seat(0)), json={"reason": "misplaced"})
+    assert undone.status_code == 200, undone.text
+    play_until(client, match, rng, lambda state: state.turn > 7)
+    played["carcassonne"] = match
+    return played
+
+
+def rounds_of(client: httpx.Client, match: Match) -> list[int]:
+    """The log's round starts, which are the same for every viewer (step numbers only)."""
+    answers = [client.get(f"/view/{match.id}/log", headers=bearer(token)).json()
+               for token in (None, match.seat(0), match.seat(1), match.arbiter)]
+    rounds = answers[0]["rounds"]
+    assert all(answer["rounds"] == rounds for answer in answers)
+    assert all(type(seq) is int for seq in rounds) and rounds == sorted(set(rounds))
+    return list(rounds)
+
+
+def test_a_game_without_rounds_has_no_round_starts(client: httpx.Client, match: Match) -> None:
+    """The test game does not implement the hook (`Ruleset.round_of` is None by default)."""
+    assert client.get(f"/view/{match.id}/log").json()["rounds"] == []
+
+
+def test_rr_3_1_rr_4_2_the_round_starts_are_where_the_round_counter_moves(
+        client: httpx.Client, round_matches: dict[str, Match]) -> None:
+    match = round_matches["russian-railroads"]
+    rounds = rounds_of(client, match)
+    assert rounds == changes(record_of(client, match), rr_round)
+    assert len(rounds) >= 3
+
+
+def test_dr_0_12_dr_3_4_the_round_starts_are_where_performance_and_round_change(
+        client: httpx.Client, round_matches: dict[str, Match]) -> None:
+    match = round_matches["drum-roll"]
+    rounds = rounds_of(client, match)
+    assert rounds == changes(record_of(client, match), dr_round)
+    assert len(rounds) >= 3
+
+
+def test_ct_0_2_ct_12_4_the_round_starts_are_the_weeks_of_the_calendar(
+        client: httpx.Client, round_matches: dict[str, Match]) -> None:
+    match = round_matches["circus-train"]
+    record = record_of(client, match)
+    rounds = rounds_of(client, match)
+    assert rounds == changes(record, ct_week)
+    weeks = {entry.seq: state.week for entry, state in folded(record)}
+    assert [weeks[seq] for seq in rounds] == list(range(len(rounds))) and len(rounds) >= 5  # April's 4, then May
+
+
+def test_cb_1_3_a_carcassonne_round_starts_with_each_turn_of_the_first_seat(
+        client: httpx.Client, round_matches: dict[str, Match]) -> None:
+    """No counter: a round is one turn of every seat, so it starts with each turn of the seat that
+    laid the first tile. The tile taken back (own-turn undo) starts nothing; the one laid again does."""
+    match = round_matches["carcassonne"]
+    log = client.get(f"/view/{match.id}/log").json()
+    record = record_of(client, match)
+    movers = {entry.seq: entry.payload["seat"] for entry in record if entry.kind == "move"}
+    first = movers[min(movers)]
+    assert first == 0
+    assert rounds_of(client, match) == [turn for turn in log["turns"] if movers.get(turn) == first]
+    retracted = [entry["seq"] for entry in log["entries"] if entry["retracted_by"] is not None]
+    assert len(retracted) == 1 and movers[retracted[0]] == first
+    assert len(log["rounds"]) >= 3 and log["rounds"][0] < retracted[0] < log["rounds"][1]  # round 2 begun again
