@@ -136,12 +136,14 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
   <section class="stage" aria-label="Board and position">
     <div class="controls" role="group" aria-label="Step through the match">
       <button type="button" id="first" aria-label="First step (Home)">|◀</button>
+      <button type="button" id="prev-round" aria-label="Previous round (Shift+Page Up or [)" hidden>◀ round</button>
       <button type="button" id="prev-turn" aria-label="Previous turn (Page Up)">◀◀</button>
       <button type="button" id="prev" aria-label="Previous step (←)">◀</button>
       <input type="range" id="slider" min="1" max="{version}" value="{step}" step="1"
              aria-label="Step" aria-valuemin="1" aria-valuemax="{version}" aria-valuenow="{step}">
       <button type="button" id="next" aria-label="Next step (→)">▶</button>
       <button type="button" id="next-turn" aria-label="Next turn (Page Down)">▶▶</button>
+      <button type="button" id="next-round" aria-label="Next round (Shift+Page Down or ])" hidden>round ▶</button>
       <button type="button" id="last" aria-label="Last step (End)">▶|</button>
       <output id="step" for="slider" aria-live="polite" data-seq="{step}">step {step} of {version}</output>
     </div>
@@ -184,7 +186,8 @@ def match_page(summary: dict[str, Any], at: int | None, *, title: str) -> str:
   </section>
 </main>
 <footer><p>Keys: ← → one step · Home / End first and last · Page Up / Page Down one turn (a turn starts when
-another seat moves). The URL keeps the step (<code>?at=N</code>): copy it to link this position. A token
+another seat moves) · Shift+Page Up / Shift+Page Down, or [ / ], one round (in a game that has rounds, as
+it counts them). The URL keeps the step (<code>?at=N</code>): copy it to link this position. A token
 given as <code>#token=…</code> is kept in this tab only and taken out of the address at once.</p></footer>"""
     return _page(f"{summary.get('game', 'match')} {match_id[:8]}: {title}", body, root="../",
                  scripts=["viewer.js"], body_attrs=attrs)

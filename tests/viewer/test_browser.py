@@ -256,6 +256,36 @@ def test_scrubbing_shows_the_state_of_each_step(browser: Browser, server: Server
             tab.close()
 
 
+def test_the_round_keys_jump_to_the_round_starts(browser: Browser, server: Server, client: httpx.Client,
+                                                 matches: dict[str, Match]) -> None:
+    """Shift+Page Down (or ]) moves the slider to the next round start the log lists (Circus Train's
+    weeks, CT-0.2), Shift+Page Up (or [) back, the buttons the same; the URL's step follows and the
+    step counter says the round."""
+    match = matches["circus-train"]
+    rounds = client.get(f"/view/{match.id}/log").json()["rounds"]
+    assert len(rounds) >= 2 and rounds[0] > 1
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        open_match(tab, server, match, at=1)
+        expect(page.locator("#next-round")).to_be_visible()
+        expect(page.locator("#next-round")).to_have_attribute("aria-label", re.compile("Next round"))
+        expect(page.locator("#step")).not_to_contain_text("round")  # setup: no round yet
+        for key, seq, number in (("Shift+PageDown", rounds[0], 1), ("]", rounds[1], 2), ("Shift+PageUp", rounds[0], 1)):
+            press(page, key)
+            shown(page, seq)
+            expect(page.locator("#slider")).to_have_value(str(seq))
+            expect(page).to_have_url(re.compile(rf"[?&]at={seq}(&|#|$)"))
+            expect(page.locator("#step")).to_contain_text(f"round {number}")
+        press(page, "[")  # before the first round: the first step
+        shown(page, 1)
+        page.locator("#next-round").click()
+        shown(page, rounds[0])
+        expect(page).to_have_url(re.compile(rf"[?&]at={rounds[0]}(&|#|$)"))
+    finally:
+        tab.close()
+
+
 # ---- nothing hidden reaches a spectator ----------------------------------------------------------
 def strings(value: Any) -> set[str]:
     """Every string in a JSON value (keys aside) that could name a card or token: two characters
@@ -480,7 +510,7 @@ def test_the_page_is_usable_from_the_keyboard(browser: Browser, server: Server, 
         page = tab.page
         open_match(tab, server, match, at=4)
         order = []
-        for _ in range(13):
+        for _ in range(15):
             page.keyboard.press("Tab")
             order.append(page.evaluate("""() => {
                 const el = document.activeElement;
@@ -492,7 +522,8 @@ def test_the_page_is_usable_from_the_keyboard(browser: Browser, server: Server, 
             }"""))
         ids = [name for name, _, _ in order]
         assert ids[:2] == ["Skip to the board", "All matches"], ids
-        expected = ["token", "first", "prev-turn", "prev", "slider", "next", "next-turn", "last"]
+        expected = ["token", "first", "prev-round", "prev-turn", "prev", "slider", "next", "next-turn", "next-round",
+                    "last"]
         assert [name for name in ids if name in expected] == expected, ids
         assert all(label for _, label, _ in order), order
         assert all(ring for _, _, ring in order), order

@@ -32,6 +32,7 @@
   let following = seq === version; // at the head: a live match carries the page along
   let entries = new Map(); // seq -> narrated log entry
   let turns = [1]; // the steps where a turn starts
+  let rounds = []; // the steps where a round starts, as the game counts rounds (none: no round jumps)
   let notes = []; // annotations the viewer may see
   let players = [...document.querySelectorAll(".players li")].map((li) => li.textContent.trim());
   let stepRequest = null; // the AbortController of the step being fetched
@@ -114,41 +115,57 @@
     loadStep(seq);
   }
 
-  // "step 30 of 54 · turn 12": the turn is counted from the log's turn starts
+  // "step 30 of 54 · turn 12 · round 3": the turn and the round are counted from the log's turn and
+  // round starts (no round before the first one starts, as in a game's setup)
   function stepText() {
     const turn = turns.filter((t) => t <= seq).length;
-    return `step ${seq} of ${version}` + (turns.length > 1 ? ` · turn ${turn}` : "");
+    const round = rounds.filter((r) => r <= seq).length;
+    return `step ${seq} of ${version}` + (turns.length > 1 ? ` · turn ${turn}` : "") + (round ? ` · round ${round}` : "");
   }
 
-  function turnBefore(at) {
-    const earlier = turns.filter((t) => t < at);
+  // the last start before `at` (the first step when there is none), the first after it (the last step)
+  function startBefore(starts, at) {
+    const earlier = starts.filter((s) => s < at);
     return earlier.length ? earlier[earlier.length - 1] : 1;
   }
 
-  function turnAfter(at) {
-    return turns.find((t) => t > at) ?? version;
+  function startAfter(starts, at) {
+    return starts.find((s) => s > at) ?? version;
   }
 
   const KEYS = {
     ArrowLeft: () => seq - 1, ArrowRight: () => seq + 1, ArrowDown: () => seq - 1, ArrowUp: () => seq + 1,
-    Home: () => 1, End: () => version, PageUp: () => turnBefore(seq), PageDown: () => turnAfter(seq),
+    Home: () => 1, End: () => version, PageUp: () => startBefore(turns, seq), PageDown: () => startAfter(turns, seq),
   };
+  // by round: Shift+Page Up / Shift+Page Down, or [ / ]; nothing in a game without rounds
+  const ROUND_KEYS = { "[": () => startBefore(rounds, seq), "]": () => startAfter(rounds, seq) };
+  const SHIFTED_KEYS = { PageUp: ROUND_KEYS["["], PageDown: ROUND_KEYS["]"] };
+
+  function keyMove(event) { // the function giving the step a key goes to, or null
+    const key = event.key;
+    if (event.shiftKey && Object.hasOwn(SHIFTED_KEYS, key)) return rounds.length ? SHIFTED_KEYS[key] : null;
+    if (Object.hasOwn(ROUND_KEYS, key)) return rounds.length ? ROUND_KEYS[key] : null;
+    return Object.hasOwn(KEYS, key) ? KEYS[key] : null;
+  }
 
   document.addEventListener("keydown", (event) => {
     const target = event.target;
     const typing = target.closest("input, textarea, select, [contenteditable]") && target !== slider;
-    if (typing || event.altKey || event.ctrlKey || event.metaKey || !(event.key in KEYS)) return;
+    const move = keyMove(event);
+    if (typing || event.altKey || event.ctrlKey || event.metaKey || !move) return;
     if (target !== slider && (event.key === "ArrowUp" || event.key === "ArrowDown")) return; // let the page scroll
     event.preventDefault();
-    go(KEYS[event.key]());
+    go(move());
   });
   slider.addEventListener("input", () => go(Number(slider.value), { fromSlider: true }));
   $("first").addEventListener("click", () => go(1));
   $("last").addEventListener("click", () => go(version));
   $("prev").addEventListener("click", () => go(seq - 1));
   $("next").addEventListener("click", () => go(seq + 1));
-  $("prev-turn").addEventListener("click", () => go(turnBefore(seq)));
-  $("next-turn").addEventListener("click", () => go(turnAfter(seq)));
+  $("prev-turn").addEventListener("click", () => go(startBefore(turns, seq)));
+  $("next-turn").addEventListener("click", () => go(startAfter(turns, seq)));
+  $("prev-round").addEventListener("click", () => go(startBefore(rounds, seq)));
+  $("next-round").addEventListener("click", () => go(startAfter(rounds, seq)));
 
   // ---- one step: the board and its details, fetched together; a newer step cancels an older one
   async function loadStep(at) {
@@ -248,6 +265,8 @@
     const log = await json(`${matchId}/log`);
     entries = new Map(log.entries.map((entry) => [entry.seq, entry]));
     turns = log.turns;
+    rounds = log.rounds || [];
+    $("prev-round").hidden = $("next-round").hidden = rounds.length === 0; // a game without rounds (or none yet)
     setVersion(log.version, log.status);
     const items = log.entries.map((entry) => {
       const classes = [`kind-${entry.kind}`];
