@@ -44,7 +44,8 @@ def worlds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     app = Ringside.open(data_dir=root / "data", key=ServerKey.from_seed(b"bench"), clock=FixedStepClock())
     raw = RawApp({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(root / "raw.sqlite3"),
                   "AGGREGATE_CACHE_MAXSIZE": "500"})
-    matches = {game: undo_heavy_match(app, game, EVENTS, seed=14) for game in GAMES}
+    matches = {game: undo_heavy_match(app, game, EVENTS, seed=14, match_id=uuid.uuid5(uuid.NAMESPACE_URL, game))
+               for game in GAMES}  # the same matches every run: runs compare like with like
     heads = {game: app.fold(match_id).seq for game, match_id in matches.items()}
     raws: dict[int, uuid.UUID] = {}
     for head in sorted(set(heads.values())):
@@ -113,7 +114,7 @@ def undo_counts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
     step = 0
     while app.fold(matches["none"]).seq < 600 and app.play_bot(matches["none"], seed=step):
         step += 1
-    matches["many"] = undo_heavy_match(app, "carcassonne", 600, seed=3)
+    matches["many"] = undo_heavy_match(app, "carcassonne", 600, seed=3, match_id=uuid.uuid5(uuid.NAMESPACE_URL, "many"))
     top = min(app.fold(match_id).seq for match_id in matches.values())
     yield {"app": app, "matches": matches, "positions": list(range(top - 99, top))}
     app.close()

@@ -19,12 +19,14 @@ SEATS = {"test-dicevote": 3, "carcassonne": 3, "circus-train": 3, "russian-railr
 OPTIONS: dict[str, dict[str, object]] = {"test-dicevote": {"rounds": 40}, "test-sealedbonus": {"rounds": 10}}
 
 
-def undo_heavy_match(app: Ringside, game: str, events: int, seed: int, rulings: bool = True) -> uuid.UUID:
+def undo_heavy_match(app: Ringside, game: str, events: int, seed: int, rulings: bool = True,
+                     match_id: uuid.UUID | None = None) -> uuid.UUID:
     """A `game` match of at least `events` events (or played to its end), about a third of them
-    undo requests, answers, retractions and redos."""
+    undo requests, answers, retractions and redos. With a `match_id` (and the same seed and key)
+    it is the same match every time: the draws hang on the match ID too."""
     seats = SEATS[game]
     accepted = app.create_match(game, [f"P{i}" for i in range(seats)], undo_policy="consent",
-                                options=OPTIONS.get(game), seed=f"{seed % 256:02x}" * 32)
+                                options=OPTIONS.get(game), seed=f"{seed % 256:02x}" * 32, match_id=match_id)
     match_id = uuid.UUID(accepted.receipt.match_id)
     rng = random.Random(seed)
     turn = 0
