@@ -99,7 +99,8 @@ class PositionCache:
         self._lock = threading.Lock()
 
     def at(self, match_id: UUID, version: int) -> Match:
-        """The match as of event `version` (which the caller checked the record holds).
+        """The match as of event `version`, or at its head if the record holds fewer events (the
+        caller refuses such a position: one store read then both reads and bounds it).
         Read-only: callers must not change it."""
         stop = version - version % self.STRIDE
         if stop < 1:
@@ -110,6 +111,8 @@ class PositionCache:
                 self._items.move_to_end((match_id, stop))
         if base is None:
             base = self._load(match_id, stop)
+            if base.version < stop:  # past the head: nothing to keep (the caller refuses the position)
+                return base
             with self._lock:
                 self._items[(match_id, stop)] = base
                 while len(self._items) > self.size:

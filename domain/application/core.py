@@ -19,7 +19,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import Recording
+from eventsourcing.persistence import Recording, Transcoder
 
 from ..kernel import component_store, record
 from ..kernel.annotations import AnnotationLog
@@ -38,6 +38,7 @@ from ..store.group_commit import GroupCommit
 from ..store.index import MatchIndex
 from ..store.saving import ClassCheckedSave
 from ..store.settings import StoreSettings
+from ..store.transcoder import OrjsonReadTranscoder
 from ..store.write_lock import WriteLock
 from .aggregates import ComponentSetRecord, KnownKey, MatchSecret, annotations_id, components_id, secret_id
 from .cache import MatchCache, PositionCache, project_match
@@ -84,6 +85,12 @@ class RingsideCore(ClassCheckedSave):
         with every installed game registered: this is where the service and the CLI are composed."""
         install_games()
         return cls(StoreSettings.resolve(data_dir, store), key=key, clock=clock)
+
+    def construct_transcoder(self) -> Transcoder:
+        """The library's JSON transcoder, reading with orjson (`store/transcoder.py` says why)."""
+        transcoder = OrjsonReadTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """Every save of the record (group commits, match creation, imports, annotations) is one
@@ -159,9 +166,11 @@ class RingsideCore(ClassCheckedSave):
             else:
                 if not isinstance(at, int) or isinstance(at, bool) or at < 1:
                     raise InvalidRequestError("positions are whole numbers from 1 (the created event)")
-                head = self._matches.current(match_id).version
-                if at > head:  # before the store is asked (it holds 64-bit positions at most)
+                if at > MAX_POSITION:  # before the store is asked (it holds 64-bit positions at most)
+                    head = self._matches.current(match_id).version
                     raise InvalidRequestError(f"the match has {head} events, not {at}")
+                # bounded by what the read gives: the head is not read first (a store query per
+                # position, as much as the position's own read when the position is kept)
                 match = self._positions.at(match_id, at)
         except AggregateNotFoundError:
             raise MatchNotFoundError(f"no match {match_id}") from None
