@@ -116,6 +116,12 @@ class RingsideCore(ClassCheckedSave):
         vouches for, published at /keys and trusted by its own verification."""
         return {key.key_id: key.public_hex for key in (self.key, *self.retired_keys.values())}
 
+    @property
+    def _held_keys(self) -> dict[str, ServerKey]:
+        """The keys this server holds (its current one and those it retired), by ID: the ones
+        whose seals on its stored snapshots it accepts."""
+        return {self.key.key_id: self.key, **self.retired_keys}
+
     def trust(self) -> Trust:
         return Trust.of(self.own_keys(), "this server")
 
@@ -274,7 +280,7 @@ class RingsideCore(ClassCheckedSave):
         replaced by a fold of the events up to it: the record, not the snapshot, is the truth."""
         for event in events:
             if isinstance(event, MatchSnapshot):
-                problem = event.seal_problem(self.own_keys())
+                problem = event.seal_problem(self._held_keys)
                 if problem is not None:
                     self.snapshot_rejections += 1
                     import logging  # only to warn: a process that has nothing to say never loads it

@@ -7,6 +7,7 @@ moving code never orphans stored events; every class has a `class_version` for u
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
@@ -143,7 +144,7 @@ class MatchSnapshot(Snapshot):
         }
         if sealer is not None:
             message = seal_message(aggregate.id, aggregate.version, fold)
-            state["seal"] = {"key": sealer.key_id, "sig": sealer.sign(message)}
+            state["seal"] = {"key": sealer.key_id, "mac": sealer.seal(message)}
         return cls(
             originator_id=aggregate.id,
             originator_version=aggregate.version,
@@ -152,21 +153,25 @@ class MatchSnapshot(Snapshot):
             state=state,
         )
 
-    def seal_problem(self, keys: dict[str, str]) -> str | None:
+    def seal_problem(self, keys: Mapping[str, ServerKey]) -> str | None:
         """Why this snapshot must not be used, or None when its seal holds. The seal binds the fold
         (state, scores, head hash) to the match and version it was taken at, so an edited or moved
-        snapshot fails; one made before seals existed fails too, and is simply not used."""
+        snapshot fails; one made before seals existed fails too, and is simply not used. `keys`:
+        the keys this server holds, by ID. A seal is an HMAC tag (`mac`, ServerKey.seal); stores
+        written before tags hold Ed25519 signatures (`sig`), still checked as they were."""
         seal = self.state.get("seal")
         if not isinstance(seal, dict):
             return "not sealed"
-        public = keys.get(str(seal.get("key")))
-        if public is None:
+        key = keys.get(str(seal.get("key")))
+        if key is None:
             return f"sealed by key {seal.get('key')}, which this server does not hold"
         try:
             message = seal_message(self.originator_id, self.originator_version, self.state["fold"])
         except Exception as error:  # an edited fold that is not even canonical JSON
             return f"unreadable ({type(error).__name__})"
-        if not verify_signature(public, message, str(seal.get("sig"))):
+        holds = key.seal_holds(message, seal["mac"]) if "mac" in seal \
+            else verify_signature(key.public_hex, message, str(seal.get("sig")))
+        if not holds:
             return "its seal does not match its content"
         if self.state["fold"].get("seq") != self.originator_version:
             return "its fold is not at the version it is stored at"
