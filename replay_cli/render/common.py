@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.table import Table
@@ -208,3 +209,43 @@ def players_table(summary: dict[str, Any], view: dict[str, Any],
             row.append(compact(values[seat], 60) if seat < len(values) else "")
         table.add_row(*row)
     return table
+
+
+Add = Callable[..., None]
+"""How a game's change describer adds a line: `add(text)`, or `add(text, style)` (yellow by default)."""
+
+
+def seat_changes(summary: dict[str, Any], before: dict[str, Any], after: dict[str, Any], *,
+                 table: Callable[[dict[str, Any], dict[str, Any], Add], None],
+                 seat: Callable[[int, dict[str, Any], dict[str, Any], Add], None],
+                 score: Callable[[int, int, int], str | None]) -> list[Text]:
+    """What changed between two views of a game whose state has a `players` list, in the order
+    its describer lists it: the table (`table(old, new, add)`), then each seat
+    (`seat(seat, was, now, add)`, `was` empty for a seat the old view lacks), then each changed
+    score (`score(seat, was, now)`, a line or None to say nothing), then who acts next."""
+    old, new = before.get("state") or {}, after.get("state") or {}
+    out: list[Text] = []
+
+    def add(text: str, style: str = "yellow") -> None:
+        out.append(Text(f"  {text}", style=style))
+
+    table(old, new, add)
+    old_players = old.get("players") or []
+    for index, player in enumerate(new["players"]):
+        seat(index, old_players[index] if index < len(old_players) else {}, player, add)
+    old_scores = before.get("scores") or []
+    for index, total in enumerate(after.get("scores") or []):
+        was = old_scores[index] if index < len(old_scores) else None
+        line = score(index, was, total) if was is not None and total != was else None
+        if line:
+            add(line)
+    if before.get("decision") != after.get("decision"):
+        add(decision_text(summary, after).plain, "dim")
+    return out or [Text("  (no visible change)", style="dim")]
+
+
+def count_of(value: Any) -> int:
+    """How many a view shows: a hidden pile's `count`, or a list's length."""
+    if isinstance(value, dict):
+        return int(value.get("count") or 0)
+    return len(value) if isinstance(value, list) else 0

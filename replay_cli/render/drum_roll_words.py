@@ -20,7 +20,7 @@ from rich.text import Text
 
 from domain.games.drum_roll.components import DrumRollComponents, default_components
 
-from .common import decision_text, known_components, seat_label
+from .common import count_of, known_components, seat_changes, seat_label
 
 if TYPE_CHECKING:
     from .narrate import Narrator
@@ -312,35 +312,21 @@ def describe_changes(summary: dict[str, Any], before: dict[str, Any], after: dic
     player, the rows and piles, each circus's money, fame, ticket, markers, cubes, performers (hired,
     gone, cubes placed, flipped, trailers), helpers and hand, the votes, the scores and who acts
     next. None when the views are not Drum Roll's."""
-    old, new = before.get("state") or {}, after.get("state") or {}
+    new = after.get("state") or {}
     if not isinstance(new.get("players"), list) or "performer_row" not in new:
         return None
     names = Names(summary)
-    out: list[Text] = []
+    old_players = (before.get("state") or {}).get("players") or []
 
-    def add(text: str, style: str = "yellow") -> None:
-        out.append(Text(f"  {text}", style=style))
-
-    _table(summary, names, old, new, add)
-    old_players = old.get("players") or []
-    for seat, player in enumerate(new["players"]):
-        was = old_players[seat] if seat < len(old_players) else {}
-        _circus(seat_label(summary, seat), names, was, player, add)
-    old_scores, new_scores = before.get("scores") or [], after.get("scores") or []
-    for seat, total in enumerate(new_scores):
-        was_total = old_scores[seat] if seat < len(old_scores) else None
+    def score(seat: int, was: int, now: int) -> str | None:
         fame = [(p[seat].get("fame") if seat < len(p) else None) for p in (old_players, new["players"])]
-        if was_total is not None and total != was_total and fame != [was_total, total]:
-            add(f"~ {seat_label(summary, seat)}: score {was_total} → {total} ({total - was_total:+d})")
-    if before.get("decision") != after.get("decision"):
-        add(decision_text(summary, after).plain, "dim")
-    return out or [Text("  (no visible change)", style="dim")]
+        if fame == [was, now]:  # the score is the fame, already said
+            return None
+        return f"~ {seat_label(summary, seat)}: score {was} → {now} ({now - was:+d})"
 
-
-def _count(value: Any) -> int:
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0
+    return seat_changes(summary, before, after, table=lambda old, new_, add: _table(summary, names, old, new_, add),
+                        seat=lambda seat, was, now, add: _circus(seat_label(summary, seat), names, was, now, add),
+                        score=score)
 
 
 def _row(state: dict[str, Any], key: str) -> dict[str, int]:
@@ -366,12 +352,12 @@ def _table(summary: dict[str, Any], names: Names, old: dict[str, Any], new: dict
                 add(f"- {names.card(card)} leaves the {what}", "red")
     for key, what in (("performer_discard", "performer discards"), ("helper_discard", "helper discards"),
                       ("investment_discard", "investment discards")):
-        if _count(old.get(key)) != _count(new.get(key)):
-            add(f"~ {what} {_count(old.get(key))} → {_count(new.get(key))}", "dim")
+        if count_of(old.get(key)) != count_of(new.get(key)):
+            add(f"~ {what} {count_of(old.get(key))} → {count_of(new.get(key))}", "dim")
     for key, what in (("performer_deck", "performer deck"), ("helper_deck", "helper deck"),
                       ("investment_deck", "investment deck")):
-        if _count(old.get(key)) != _count(new.get(key)):
-            add(f"~ {what} {_count(old.get(key))} → {_count(new.get(key))} cards", "dim")
+        if count_of(old.get(key)) != count_of(new.get(key)):
+            add(f"~ {what} {count_of(old.get(key))} → {count_of(new.get(key))} cards", "dim")
     if old.get("votes") != new.get("votes") and new.get("votes"):
         add("~ votes: " + ", ".join(f"{seat_label(summary, seat)} {ballot or 'not yet'}"
                                     for seat, ballot in enumerate(new["votes"])))
@@ -447,5 +433,5 @@ def _hand(who: str, names: Names, was: Any, now: Any, add: Any) -> None:
             add(f"+ {names.card(card)} into {who}'s hand", "green")
         for card in (old - new).elements():
             add(f"- {names.card(card)} leaves {who}'s hand", "red")
-    elif _count(was) != _count(now):
-        add(f"~ {who}: investment cards in hand {_count(was)} → {_count(now)}")
+    elif count_of(was) != count_of(now):
+        add(f"~ {who}: investment cards in hand {count_of(was)} → {count_of(now)}")

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from domain.games.russian_railroads.components import RussianRailroadsComponents, default_components
 
-from .common import decision_text, known_components, seat_label
+from .common import count_of, known_components, seat_changes, seat_label
 
 if TYPE_CHECKING:
     from .narrate import Narrator
@@ -258,34 +258,17 @@ def describe_changes(summary: dict[str, Any], before: dict[str, Any], after: dic
     factories, industry markers, workers, rubles, multipliers, engineers, tokens and bonus cards,
     the special spaces gained, the scores and who acts next. None when the views are not Russian
     Railroads'."""
-    old, new = before.get("state") or {}, after.get("state") or {}
+    new = after.get("state") or {}
     if not isinstance(new.get("players"), list) or not isinstance(new.get("strip"), list):
         return None
     names = Names(summary)
-    out: list[Text] = []
 
-    def add(text: str, style: str = "yellow") -> None:
-        out.append(Text(f"  {text}", style=style))
+    def score(seat: int, was: int, now: int) -> str:
+        return f"~ {seat_label(summary, seat)}: {was} → {now} VP ({now - was:+d})"
 
-    _table(summary, names, old, new, add)
-    old_players = old.get("players") or []
-    for seat, player in enumerate(new["players"]):
-        was = old_players[seat] if seat < len(old_players) else {}
-        _player(seat_label(summary, seat), names, was, player, add)
-    old_scores, new_scores = before.get("scores") or [], after.get("scores") or []
-    for seat, total in enumerate(new_scores):
-        was_total = old_scores[seat] if seat < len(old_scores) else None
-        if was_total is not None and total != was_total:
-            add(f"~ {seat_label(summary, seat)}: {was_total} → {total} VP ({total - was_total:+d})")
-    if before.get("decision") != after.get("decision"):
-        add(decision_text(summary, after).plain, "dim")
-    return out or [Text("  (no visible change)", style="dim")]
-
-
-def _count(value: Any) -> int:
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0
+    return seat_changes(summary, before, after, table=lambda old, new_, add: _table(summary, names, old, new_, add),
+                        seat=lambda seat, was, now, add: _player(seat_label(summary, seat), names, was, now, add),
+                        score=score)
 
 
 def _table(summary: dict[str, Any], names: Names, old: dict[str, Any], new: dict[str, Any], add: Any) -> None:
@@ -313,8 +296,8 @@ def _table(summary: dict[str, Any], names: Names, old: dict[str, Any], new: dict
             add(f"~ {what}: " + (", ".join(map(str, new.get(key) or [])) or "empty"))
     if old.get("multipliers_left") != new.get("multipliers_left"):
         add(f"~ multipliers left {old.get('multipliers_left')} → {new.get('multipliers_left')}", "dim")
-    if _count(old.get("bonus_deck")) != _count(new.get("bonus_deck")):
-        add(f"~ final bonus deck {_count(old.get('bonus_deck'))} → {_count(new.get('bonus_deck'))} cards", "dim")
+    if count_of(old.get("bonus_deck")) != count_of(new.get("bonus_deck")):
+        add(f"~ final bonus deck {count_of(old.get('bonus_deck'))} → {count_of(new.get('bonus_deck'))} cards", "dim")
     old_stacks, new_stacks = old.get("stacks") or {}, new.get("stacks") or {}
     for value in sorted(set(new_stacks) | set(old_stacks), key=lambda v: int(v)):
         if old_stacks.get(value) != new_stacks.get(value):
@@ -353,8 +336,8 @@ def _player(who: str, names: Names, was: dict[str, Any], now: dict[str, Any], ad
     cards_was, cards_now = was.get("bonus_cards"), now.get("bonus_cards")
     if isinstance(cards_was, list) and isinstance(cards_now, list):
         _gained(who, "bonus_cards", was, now, lambda c: names.labelled("bonus_card", "final bonus card", c), add)
-    elif _count(cards_was) != _count(cards_now):
-        add(f"~ {who}: final bonus cards {_count(cards_was)} → {_count(cards_now)} (face down)")
+    elif count_of(cards_was) != count_of(cards_now):
+        add(f"~ {who}: final bonus cards {count_of(cards_was)} → {count_of(cards_now)} (face down)")
     for key, on, off in (("passed", "has passed", "is back in the round"),
                          ("black_worker", "gains the black worker", "gives the black worker back"),
                          ("medal", "gains the Kiev medal", "loses the Kiev medal"),

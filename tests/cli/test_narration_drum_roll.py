@@ -10,62 +10,27 @@ step` read it."""
 from __future__ import annotations
 
 import re
-import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from domain.games.drum_roll.components import default_components
 from domain.games.drum_roll.moves import DrumRollMove
 from domain.kernel.viewers import Viewer
 from replay_cli.render import describe_changes
 from replay_cli.render.common import move_text, seat_label
-from replay_cli.render.narrate import Narrator, narrate_log, words
+from replay_cli.render.narrate import narrate_log, words
 from replay_cli.source import LocalSource
 
-from .conftest import Run
+from .narrated import VIEWERS, Played, check_examples, generic_sentence, lines_starting, move_of, play
 
-VIEWERS = ("spectator", "seat:0", "arbiter")
-NAMES = ("ann", "bob", "cyd")
 C = default_components()
-
-
-class Played:
-    """One finished three-seat match: its summary and its log as each viewer reads it."""
-
-    def __init__(self, run: Run, source: LocalSource, match_id: str) -> None:
-        self.run = run
-        self.source = source
-        self.match_id = match_id
-        self.summary = source.summary(match_id)
-        self.logs = {viewer: source.log(match_id, Viewer.parse(viewer)) for viewer in VIEWERS}
-        self.said = {viewer: {seq: text for seq, (text, _) in narrate_log(self.summary, log, {}).items()}
-                     for viewer, log in self.logs.items()}
-
-    def first(self, viewer: str, test: Any) -> dict[str, Any]:
-        return next(entry for entry in self.logs[viewer] if test(entry))
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
-    data_dir: Path = tmp_path_factory.mktemp("drum-roll-narration")
-    # A module's fixture runs outside conftest's per-test environment: the terminal's width is
-    # dropped here too, so the table is laid out 160 wide on any machine (CI's terminal is narrow).
-    run = Run(data_dir, CliRunner(env={"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_ARBITER": "tester",
-                                     "COLUMNS": None, "LINES": None}))
-    done = run.json("simulate", "drum-roll", "-n", "1", "--players", "3", "--seed", "3")  # the same match each run
-    return Played(run, LocalSource(data_dir=str(data_dir)), done["results"][0]["match_id"])
-
-
-def _move(entry: dict[str, Any]) -> dict[str, Any]:
-    return (entry.get("payload") or {}).get("move") or {}
-
-
-def _generic(summary: dict[str, Any], entry: dict[str, Any]) -> str:
-    """The kernel's own sentence for an entry (what a game without a hook shows)."""
-    return Narrator({**summary, "game": "no-such-game"}).sentence(entry)
+    return play(tmp_path_factory, "drum-roll", seed=3)
 
 
 def test_every_move_and_draw_is_told_in_drum_rolls_words(played: Played) -> None:
@@ -76,9 +41,9 @@ def test_every_move_and_draw_is_told_in_drum_rolls_words(played: Played) -> None
             p = entry.get("payload") or {}
             if entry["kind"] == "move":
                 if not p.get("hidden"):
-                    told.add(_move(entry)["type"])
-                    assert f"plays {move_text(_move(entry))}" not in sentence, sentence
-                assert sentence != _generic(played.summary, entry), (viewer, entry, sentence)
+                    told.add(move_of(entry)["type"])
+                    assert f"plays {move_text(move_of(entry))}" not in sentence, sentence
+                assert sentence != generic_sentence(played.summary, entry), (viewer, entry, sentence)
                 assert not re.search(r"\b\w+=", sentence), sentence  # no raw key=value wording
             elif entry["kind"] == "chance":
                 assert not sentence.startswith(words(p.get("kind"))), (viewer, entry, sentence)
@@ -126,22 +91,17 @@ EXAMPLES: dict[str, tuple[dict[str, Any], str]] = {
 
 
 def test_every_move_type_has_its_own_sentence() -> None:
-    union = {model.model_fields["type"].default for model in typing.get_args(DrumRollMove)}
-    assert set(EXAMPLES) == union  # a new move type needs its words (and an example here)
-    narrator = Narrator({"game": "drum-roll", "seats": [{"seat": s, "player": n} for s, n in enumerate(NAMES)]})
-    for seq, (kind, (fields, words_)) in enumerate(EXAMPLES.items(), start=2):
-        entry = {"seq": seq, "kind": "move", "payload": {"seat": 1, "move": {"type": kind, **fields}}}
-        assert narrator.sentence(entry) == f"seat 1 (bob) {words_}"
+    check_examples("drum-roll", DrumRollMove, EXAMPLES)
 
 
 def test_handpicked_sentences_of_the_match(played: Played) -> None:
     said = played.said["spectator"]
-    marker = played.first("spectator", lambda e: _move(e).get("type") == "place_marker"
-                          and _move(e).get("space") == "investment")
+    marker = played.first("spectator", lambda e: move_of(e).get("type") == "place_marker"
+                          and move_of(e).get("space") == "investment")
     who = seat_label(played.summary, marker["payload"]["seat"])
     assert said[marker["seq"]] == f"{who} places a marker on the Investment space"
-    hire = played.first("spectator", lambda e: _move(e).get("type") == "hire_performer")
-    card = C.performer(_move(hire)["card"])
+    hire = played.first("spectator", lambda e: move_of(e).get("type") == "hire_performer")
+    card = C.performer(move_of(hire)["card"])
     kind = next(t.name for t in C.performer_types if t.id == card.type)
     who = seat_label(played.summary, hire["payload"]["seat"])
     assert said[hire["seq"]] == f"{who} hires the {card.name} ({card.id}, {kind}) from the performer row"
@@ -193,10 +153,6 @@ def test_a_private_choice_is_told_as_the_decision_it_is_without_its_answer(
         ["seat 1 (bob) draws a performer face down for the opening draft (only that seat sees it)"] * 2
 
 
-def _line(lines: list[str], start: str) -> list[str]:
-    return [line for line in lines if line.startswith(start)]
-
-
 def test_describe_changes_agrees_with_the_views(played: Played) -> None:
     viewer = Viewer.parse("spectator")
     moves = [e["seq"] for e in played.logs["spectator"] if e["kind"] in ("move", "chance")]
@@ -211,11 +167,11 @@ def test_describe_changes_agrees_with_the_views(played: Played) -> None:
             who = seat_label(played.summary, seat)
             for key, what in (("money", "money"), ("fame", "fame")):
                 a, b = was[key], now[key]
-                found = _line(lines, f"~ {who}: {what} ")
+                found = lines_starting(lines, f"~ {who}: {what} ")
                 assert found == ([f"~ {who}: {what} {a} → {b} ({b - a:+d})"] if a != b else []), (seq, lines)
             for card in {p["card"] for p in now["performers"]} - {p["card"] for p in was["performers"]}:
                 assert f"+ the {C.performer(card).name} ({card}) joins {who}'s circus" in lines, (seq, lines)
-            supply = _line(lines, f"~ {who}'s cube supply: ")
+            supply = lines_starting(lines, f"~ {who}'s cube supply: ")
             deltas = {c: n - was["cubes"].get(c, 0) for c, n in now["cubes"].items() if n != was["cubes"].get(c, 0)}
             assert supply == ([f"~ {who}'s cube supply: " + ", ".join(f"{c} {d:+d}" for c, d in deltas.items())]
                               if deltas else []), (seq, lines)

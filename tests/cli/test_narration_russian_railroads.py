@@ -12,13 +12,10 @@ log` and `ringside step` read it."""
 from __future__ import annotations
 
 import re
-import typing
-from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
-from click.testing import CliRunner
 
 from domain.games.russian_railroads.components import default_components
 from domain.games.russian_railroads.moves import RussianRailroadsMove
@@ -27,49 +24,15 @@ from domain.kernel.viewers import Viewer
 from replay_cli.render import describe_changes
 from replay_cli.render.common import move_text, seat_label
 from replay_cli.render.narrate import Narrator, narrate_log, words
-from replay_cli.source import LocalSource
 
-from .conftest import Run
+from .narrated import VIEWERS, Played, check_examples, generic_sentence, lines_starting, move_of, play
 
-VIEWERS = ("spectator", "seat:0", "arbiter")
-NAMES = ("ann", "bob", "cyd")
 C = default_components()
-
-
-class Played:
-    """One finished match: its summary and its log as each viewer reads it."""
-
-    def __init__(self, run: Run, source: LocalSource, match_id: str) -> None:
-        self.run = run
-        self.source = source
-        self.match_id = match_id
-        self.summary = source.summary(match_id)
-        self.logs = {viewer: source.log(match_id, Viewer.parse(viewer)) for viewer in VIEWERS}
-        self.said = {viewer: {seq: text for seq, (text, _) in narrate_log(self.summary, log, {}).items()}
-                     for viewer, log in self.logs.items()}
-
-    def of(self, viewer: str, kind: str) -> list[dict[str, Any]]:
-        return [e for e in self.logs[viewer] if _move(e).get("type") == kind]
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
-    data_dir: Path = tmp_path_factory.mktemp("russian-railroads-narration")
-    # A module's fixture runs outside conftest's per-test environment: the terminal's width is
-    # dropped here too, so the table is laid out 160 wide on any machine (CI's terminal is narrow).
-    run = Run(data_dir, CliRunner(env={"RINGSIDE_DATA_DIR": str(data_dir), "RINGSIDE_ARBITER": "tester",
-                                     "COLUMNS": None, "LINES": None}))
-    done = run.json("simulate", "russian-railroads", "-n", "1", "--players", "3", "--seed", "4")
-    return Played(run, LocalSource(data_dir=str(data_dir)), done["results"][0]["match_id"])
-
-
-def _move(entry: dict[str, Any]) -> dict[str, Any]:
-    return (entry.get("payload") or {}).get("move") or {}
-
-
-def _generic(summary: dict[str, Any], entry: dict[str, Any]) -> str:
-    """The kernel's own sentence for an entry (what a game without a hook shows)."""
-    return Narrator({**summary, "game": "no-such-game"}).sentence(entry)
+    return play(tmp_path_factory, "russian-railroads", seed=4)
 
 
 def test_every_move_and_draw_is_told_in_russian_railroads_words(played: Played) -> None:
@@ -79,9 +42,9 @@ def test_every_move_and_draw_is_told_in_russian_railroads_words(played: Played) 
             sentence = played.said[viewer][entry["seq"]]
             p = entry.get("payload") or {}
             if entry["kind"] == "move":
-                told.add(_move(entry).get("type"))
-                assert f"plays {move_text(_move(entry))}" not in sentence, sentence
-                assert sentence != _generic(played.summary, entry), (viewer, entry, sentence)
+                told.add(move_of(entry).get("type"))
+                assert f"plays {move_text(move_of(entry))}" not in sentence, sentence
+                assert sentence != generic_sentence(played.summary, entry), (viewer, entry, sentence)
             elif entry["kind"] == "chance":
                 assert not sentence.startswith(words(p.get("kind"))), (viewer, entry, sentence)
             if entry["kind"] in ("move", "chance"):
@@ -114,13 +77,7 @@ EXAMPLES: dict[str, tuple[dict[str, Any], str]] = {
 
 
 def test_every_move_type_has_its_own_sentence() -> None:
-    union = {model.model_fields["type"].default for model in typing.get_args(RussianRailroadsMove)}
-    assert set(EXAMPLES) == union  # a new move type needs its words (and an example here)
-    narrator = Narrator({"game": "russian-railroads",
-                         "seats": [{"seat": s, "player": n} for s, n in enumerate(NAMES)]})
-    for seq, (kind, (fields, words_)) in enumerate(EXAMPLES.items(), start=2):
-        entry = {"seq": seq, "kind": "move", "payload": {"seat": 1, "move": {"type": kind, **fields}}}
-        assert narrator.sentence(entry) == f"seat 1 (bob) {words_}"
+    narrator = check_examples("russian-railroads", RussianRailroadsMove, EXAMPLES)
     hidden = {"seq": 40, "kind": "move", "payload": {"seat": 2, "hidden": True, "private": True,
                                                      "move": {"type": "take_bonus_card"}, "hidden_fields": ["card"]}}
     assert narrator.sentence(hidden) == \
@@ -159,11 +116,11 @@ def test_handpicked_sentences_of_the_match(played: Played) -> None:
     found = C.engineer(engineer["payload"]["outcome"])
     assert said[engineer["seq"]] == f"engineer {found.id} ({found.action}) comes out from deck {found.deck}"
     advance = played.of("spectator", "advance")[0]
-    move = _move(advance)
+    move = move_of(advance)
     assert said[advance["seq"]] == (f"{seat_label(played.summary, advance['payload']['seat'])} advances the "
                                     f"{move['colour']} track on the {C.railway(move['railway']).name} railway")
     draft = played.of("spectator", "draft_bonus")[0]
-    card = C.starting_card(_move(draft)["card"])
+    card = C.starting_card(move_of(draft)["card"])
     assert said[draft["seq"]] == \
         f"{seat_label(played.summary, draft['payload']['seat'])} takes starting bonus card {card.id} ({card.label})"
 
@@ -197,15 +154,11 @@ def test_a_final_bonus_card_kept_face_down_stays_hidden_until_final_scoring(play
     assert then[-1]["payload"].get("hidden_fields") == ["card"]
     said = narrate_log(played.summary, then, {})[entry["seq"]][0]
     seat = entry["payload"]["seat"]
-    card = _move(entry)["card"]
+    card = move_of(entry)["card"]
     assert said == f"{seat_label(played.summary, seat)} takes a final bonus card and keeps it face down (shown at " \
                    "final scoring)"
     assert card not in said and C.bonus_card(card).label not in said
     assert f"final bonus card {card}" in played.said["spectator"][entry["seq"]]  # revealed at final scoring
-
-
-def _line(lines: list[str], start: str) -> list[str]:
-    return [line for line in lines if line.startswith(start)]
 
 
 def test_describe_changes_agrees_with_the_views(played: Played) -> None:
@@ -222,7 +175,7 @@ def test_describe_changes_agrees_with_the_views(played: Played) -> None:
             who = seat_label(played.summary, seat)
             for key in ("rubles", "workers", "multipliers"):
                 a, b = was[key], now[key]
-                assert _line(lines, f"~ {who}: {key} ") == ([f"~ {who}: {key} {a} → {b} ({b - a:+d})"]
+                assert lines_starting(lines, f"~ {who}: {key} ") == ([f"~ {who}: {key} {a} → {b} ({b - a:+d})"]
                                                             if a != b else []), (seq, lines)
             for railway, colours in now["tracks"].items():
                 for colour, position in colours.items():

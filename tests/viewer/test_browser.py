@@ -81,19 +81,6 @@ def artifacts() -> Path:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("viewer-browser") / "data").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def client(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=60) as http:
-        yield http
-
-
-@pytest.fixture(scope="module")
 def matches(client: httpx.Client) -> dict[str, Match]:
     """One match of each game, MOVES steps into play (random legal moves, as each seat)."""
     played = {}

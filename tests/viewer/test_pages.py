@@ -14,7 +14,7 @@ import itertools
 import random
 import re
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -25,23 +25,10 @@ import pytest
 
 from domain.kernel.fold import MatchFold
 from domain.kernel.record import Entry
-from tests.api.support import Match, Server, bearer, create, play_one
+from tests.api.support import Match, bearer, create, play_one
 
 OTHER_HOST = re.compile(r"(https?:)?//[\w.-]+\.\w")
 """A URL naming a host: the viewer's pages and assets name none (the SVG namespace aside)."""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("viewer-pages") / "data").start()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def client(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=60) as http:
-        yield http
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ from typing import Any
 
 from .carcassonne_tiles import ACROBAT_SPACES, CENTRE, ROAD_HALF_WIDTH, SIZE, Face, face, turn
 from .generic import seat_names
-from .svg import Element, document, el, group, seat_colour, text, title
+from .svg import Element, document, el, group, seat_colour, text, title, wrap
 
 MARGIN = 44
 """Around the map, in SVG units (a tile is 100): room for the coordinates."""
@@ -424,7 +424,7 @@ class Column:
 
     def line(self, words: str, css: str = "cb-t", **attrs: Any) -> None:
         """`words` wrapped to the panel's width, one text per line."""
-        for part in _wrap(words, 44 if css == "cb-t" else 50):
+        for part in wrap(words, 44 if css == "cb-t" else 50):
             self.add(text(16, self.y + 13, part, class_=css, **attrs), 18 if css == "cb-t" else 16)
 
 
@@ -530,25 +530,13 @@ def _meeples_per_seat(table: Table) -> int:
     return best
 
 
-def _wrap(words: str, width: int) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for word in words.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    return [*lines, line] if line else lines
-
-
 def _in_hand(table: Table, tile_id: str, top: float) -> Element:
     known = table.tiles.get(tile_id)
     kind = str(getattr(known, "kind", "") or "")
     about = [f"tile {tile_id}" + (f" · {kind} tile" if kind in ("circus", "acrobat") else "")]
     description = str(getattr(known, "description", "") or "")
     lines = [text(106, top + 16, about[0], class_="cb-name")]
-    for index, line in enumerate(_wrap(description, 30)[:4]):
+    for index, line in enumerate(wrap(description, 30)[:4]):
         lines.append(text(106, top + 34 + index * 15, line, class_="cb-s"))
     return group([title(f"tile {tile_id} to place, shown as printed" + (f": {description}" if description else "")),
                   group([*tile_face(table, tile_id, 0, 80),

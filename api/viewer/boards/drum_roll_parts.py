@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.games.drum_roll.components import ANY, DrumRollComponents, Effect, Helper, Investment, Performer
 
+from . import svg
 from .svg import Element, el, group, seat_colour, text, title
 
 CUBE_FILL = {"white": "#f7f4ec", "yellow": "#f2c200", "green": "#2f9e48", "blue": "#2f6fd0", "red": "#d0342c"}
@@ -37,17 +38,7 @@ def fit(content: object, width: float, size: float = 12) -> str:
 
 def wrap(content: str, width: float, size: float = 10, lines: int = 3) -> list[str]:
     """`content` broken into at most `lines` lines of about `width` units, the last one cut."""
-    most = max(1, int(width / (size * CHAR_WIDTH)))
-    out: list[str] = []
-    line = ""
-    for word in content.split():
-        if line and len(line) + 1 + len(word) > most:
-            out.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    if line:
-        out.append(line)
+    out = svg.wrap(content, max(1, int(width / (size * CHAR_WIDTH))))
     if len(out) > lines:
         out = [*out[: lines - 1], fit(" ".join(out[lines - 1:]), width, size)]
     return out

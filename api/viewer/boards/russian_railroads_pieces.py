@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .svg import Element, el, group, number, seat_colour, title
+from .svg import Element, el, group, number, seat_colour, title, wrap
 from .svg import text as svg_text
 
 TRACK_FILL = {"black": "#262626", "grey": "#9b9b9b", "brown": "#8a5a2b", "beige": "#e9d6a6", "white": "#ffffff"}
@@ -69,20 +69,6 @@ def track_fill(colour: str) -> str:
 
 def track_ink(colour: str) -> str:
     return TRACK_INK.get(colour, "#111111")
-
-
-def wrap(words: str, width: int) -> list[str]:
-    """`words` in lines of at most `width` characters (a longer word stands alone): SVG text does
-    not wrap by itself."""
-    lines: list[str] = []
-    line = ""
-    for word in words.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return [*lines, line] if line else lines
 
 
 def lines_of(x: float, y: float, words: str, width: int, *, step: float = 11, most: int = 3,

@@ -8,6 +8,7 @@ same bytes (drawings are compared in tests and cached by ETag).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping
 from html import escape
 from typing import TypeAlias
@@ -105,3 +106,9 @@ def document(width: float, height: float, children: Iterable[Node], *, label: st
     root.add(Element("title", {}, [label]), Element("style", {}, [STYLE]))
     root.add(*children)
     return str(root)
+
+
+def wrap(words: str, width: int) -> list[str]:
+    """`words` in lines of at most `width` characters, broken at spaces only (a longer word stands
+    alone): SVG text does not wrap by itself."""
+    return textwrap.wrap(words, width, break_long_words=False, break_on_hyphens=False)
