@@ -5,8 +5,11 @@ The stream polls the store (so it sees writes from every worker on every host), 
 secret moves are judged by a fold that already knows about them. Entries first sent redacted are
 re-sent as `revealed` once the viewer may see them (a secret vote after the whole group voted).
 
-Events: `entry` (id = seq, data = the redacted entry), `revealed` (same shape), `end` (the match
-is over and everything was sent; the stream then closes), comments as heartbeats.
+Events: `entry` (id = seq, data = the redacted entry), `revealed` (same shape), `annotations`
+(no id; data = `{"match_id", "annotations"}`, the whole list the caller may see, as `GET
+/annotations` gives it, sent when it changes: a commentator's note reaches the viewers who may read
+it as it is made, and a note they may not read sends nothing), `end` (the match is over and
+everything was sent; the stream then closes), comments as heartbeats.
 """
 
 from __future__ import annotations
@@ -43,6 +46,11 @@ class MatchStream:
         self.principal = principal
         self.sent = after
         self.redacted: set[int] = set()
+        self.notes_version = 0
+        """The annotation stream's length when the annotations were last read (0: none yet)."""
+        self.notes: list[dict[str, Any]] = []
+        """The annotations last sent (none before the first poll: a client that read them just
+        before the stream opened still gets any added in between)."""
 
     def poll(self) -> tuple[list[str], bool]:
         """New frames since the last poll, and whether the stream is complete."""
@@ -64,11 +72,28 @@ class MatchStream:
                     self.redacted.add(entry.seq)
                 frames.append(_frame("entry", data, entry.seq))
                 self.sent = entry.seq
+        notes = self._annotations(viewer)
+        if notes is not None:
+            frames.append(notes)
         done = fold.status != "active" and self.sent >= fold.seq
         if done:
             frames.append(_frame("end", {"match_id": str(self.match_id), "version": fold.seq,
                                          "status": fold.status}))
         return frames, done
+
+    def _annotations(self, viewer: Viewer) -> str | None:
+        """The `annotations` frame, when the list the viewer may see changed since the last one
+        (one indexed read of the annotation stream's length per poll; the list only when it grew)."""
+        ringside = self.ctx.ringside
+        version = ringside.annotation_version(self.match_id)
+        if version == self.notes_version:
+            return None
+        self.notes_version = version
+        visible = ringside.annotations(self.match_id, viewer)
+        if visible == self.notes:
+            return None
+        self.notes = visible
+        return _frame("annotations", {"match_id": str(self.match_id), "annotations": visible})
 
     async def frames(self) -> AsyncIterator[str]:
         settings = self.ctx.settings

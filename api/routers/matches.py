@@ -222,7 +222,7 @@ def score(match_id: UUID, ctx: Ctx, principal: Caller, at: At = None) -> dict[st
 @router.get("/{match_id}/stream", responses={**READ, 200: {"content": {"text/event-stream": {}},
                                                               "description": "server-sent events"}},
             response_class=StreamingResponse,
-            summary="Live stream (server-sent events) of new entries, redacted for the caller")
+            summary="Live stream (server-sent events) of new entries and of the annotations, redacted for the caller")
 def stream(match_id: UUID, ctx: Ctx, principal: Caller,
            after: Annotated[int | None, Query(ge=0, le=MAX_INT,
                                               description="send entries after this seq (default: the head)")] = None,

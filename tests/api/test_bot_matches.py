@@ -3,6 +3,7 @@ every viewer at every position (the test game has hidden hands, face-down draws 
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import threading
@@ -230,3 +231,43 @@ def test_hidden_information_every_viewer_every_position(client: httpx.Client, se
         hidden_votes = [e["seq"] for e in entries if e.get("redacted") and e["kind"] == "move"]
         assert set(hidden_votes) <= set(revealed), name
         assert reader.frames[-1][0] == "end"
+
+
+def test_the_stream_carries_the_annotations_each_viewer_may_read(client: httpx.Client, server: Server) -> None:
+    """Annotations made while a match streams reach each viewer as `annotations` frames holding the
+    list that viewer may read (as GET /annotations gives it): a seat's own notes to that seat, the
+    arbiter's to the arbiter, and never a frame for a change the viewer may not see."""
+    match = create(client, "test-dicevote", ["p0", "p1"], options={"rounds": 2, "hand_size": 2})
+    views = viewers(match, 2)
+    readers = {name: StreamReader(server.url + match.path("/stream"), token) for name, token in views.items()}
+    for reader in readers.values():
+        reader.start()
+        assert reader.ready.wait(10)
+    rng = random.Random(11)
+    notes = [(match.arbiter, "public", "a sharp start"), (match.seat(0), "seat:0", "keep the high card"),
+             (match.arbiter, "arbiter", "watch seat 1's timing"), (match.seat(1), "public", "gg")]
+    for token, visibility, text in notes:
+        play_one(client, match, rng)
+        head = client.get(match.path()).json()["version"]
+        answer = client.post(match.path("/annotations"), headers=bearer(token),
+                             json={"seq": head, "text": text, "visibility": visibility})
+        assert answer.status_code == 201, answer.text
+    play_to_end(client, match, seed=2)
+    for name, reader in readers.items():
+        reader.join(30)
+        assert not reader.is_alive(), name
+        lists = [data["annotations"] for event, data in reader.frames if event == "annotations"]
+        expected = client.get(match.path("/annotations"), headers=bearer(views[name])).json()["annotations"]
+        assert lists and lists[-1] == expected, name
+        assert all(a != b for a, b in itertools.pairwise(lists)), name  # only changes are sent
+        shown = "spectator" if name == "recorder" else name
+        readable = {"public"} | ({"seat:0", "seat:1", "arbiter"} if shown == "arbiter" else {shown})
+        for listed in lists:
+            assert {note["visibility"] for note in listed} <= readable, (name, listed)
+            assert all("salt" not in note for note in listed)
+    texts = {name: {note["text"] for note in client.get(match.path("/annotations"),
+                                                         headers=bearer(token)).json()["annotations"]}
+             for name, token in views.items()}
+    assert texts["spectator"] == {"a sharp start", "gg"}
+    assert texts["seat:0"] == {"a sharp start", "keep the high card", "gg"}
+    assert texts["arbiter"] == {"a sharp start", "keep the high card", "watch seat 1's timing", "gg"}

@@ -358,6 +358,35 @@ def test_a_live_match_carries_the_page_along(browser: Browser, server: Server, c
         tab.close()
 
 
+def test_an_annotation_made_while_the_page_is_open_appears_for_those_who_may_read_it(
+        browser: Browser, server: Server, client: httpx.Client) -> None:
+    """A commentator's note reaches an open page through the stream (no new event of the match):
+    inline in the log and at its step, for the seat that may read it; an arbiter-only note made at
+    the same time never reaches that seat's page."""
+    match = create(client, "circus-train", ["ann", "bob"])
+    rng = random.Random(5)
+    for _ in range(4):
+        play_one(client, match, rng)
+    head = client.get(match.path()).json()["version"]
+    tab = Tab(browser)
+    try:
+        page = tab.page
+        open_match(tab, server, match, token=match.seat(1))
+        expect(page.locator("#live")).to_be_visible(timeout=WAIT)
+        expect(page.locator("#notes .note")).to_have_count(0)
+        for text, visibility in (("the panel's secret", "arbiter"), ("a daring route", "public")):
+            answer = client.post(match.path("/annotations"), headers=bearer(match.arbiter),
+                                 json={"seq": head, "text": text, "glyphs": ["!?"], "visibility": visibility})
+            assert answer.status_code == 201, answer.text
+        expect(page.locator("#notes .note")).to_have_count(1, timeout=WAIT)
+        expect(page.locator("#notes .note")).to_contain_text("!? a daring route")
+        expect(page.locator(f"#log li[data-seq='{head}']")).to_contain_text("a daring route", timeout=WAIT)
+        assert client.get(match.path()).json()["version"] == head  # no event of the match carried it
+        assert "the panel's secret" not in page.content()
+    finally:
+        tab.close()
+
+
 # ---- audit, tokens from the form ----------------------------------------------------------------
 def test_the_audit_panel_verifies_and_checks_receipts(browser: Browser, server: Server, client: httpx.Client,
                                                       matches: dict[str, Match]) -> None:

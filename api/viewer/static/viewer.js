@@ -367,7 +367,7 @@
     clearTimeout(refresh);
     refresh = setTimeout(async () => {
       try {
-        await loadNotes(); // annotations have a stream of their own: new ones come with the next event
+        await loadNotes(); // the stream says when the annotations this viewer may see changed
         await loadLog();
         if (following) go(version);
       } catch (error) { failed(error); }
@@ -393,6 +393,10 @@
       following = wasFollowing;
       refreshSoon();
     } else if (event === "revealed") {
+      refreshSoon();
+    } else if (event === "annotations") { // a note added or edited: inline in the log, and at its step
+      notes = payload.annotations;
+      showNotes();
       refreshSoon();
     } else if (event === "end") {
       setVersion(payload.version, payload.status);
