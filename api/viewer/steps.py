@@ -13,6 +13,9 @@ public at every table (`Ruleset.round_of`).
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
@@ -22,7 +25,7 @@ from domain.kernel.contract import Ruleset
 from domain.kernel.diff import diff
 from domain.kernel.errors import RingsideError
 from domain.kernel.fold import MatchFold
-from domain.kernel.record import Entry
+from domain.kernel.record import REDONE, RETRACTED, Entry
 from domain.kernel.redaction import redact
 from domain.kernel.rule_texts import game_rules
 from domain.kernel.viewers import Viewer
@@ -72,6 +75,51 @@ def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
             "entries": entries, "turns": sorted(set(turns)), "rounds": round_starts(fold, record)}
 
 
+class RoundWalk:
+    """The walk `round_starts` makes, kept so that it can go on from where it stopped.
+
+    Why: a page following a live match asks for the log after every event, and each of its
+    viewers does; folding the whole record again each time (tens of milliseconds for a 600-event
+    Drum Roll match) made the live page's cost grow with the match and with its audience. The
+    walk's judgements about the entries it has passed stand until a retraction or a redo changes
+    which steps the head lists as taken back, so a walk at version V continues over the entries
+    after V, and starts over only after such an entry (or when asked for an earlier version)."""
+
+    def __init__(self, first: Entry) -> None:
+        self.fold = MatchFold(first)
+        self.starts: list[int] = []
+        self.latest: tuple[int, ...] | None = None
+        self.taken_back = False  # whether the state is that of a step taken back since
+        self.lock = threading.Lock()
+
+    def extend(self, head: MatchFold, entries: Sequence[Entry]) -> None:
+        ruleset = head.ruleset
+        for entry in entries:
+            before = self.fold.state
+            if entry.seq > 1:
+                self.fold.consume(entry)
+            if self.fold.state is not before:
+                self.taken_back = entry.seq in head.retracted
+            if self.taken_back:
+                continue
+            now = ruleset.round_of(self.fold.state)
+            if now is None:
+                continue
+            order = now if isinstance(now, tuple) else (now,)
+            if self.latest is None or order > self.latest:
+                self.starts.append(entry.seq)
+                self.latest = order
+
+
+_WALKS: OrderedDict[str, RoundWalk] = OrderedDict()
+_WALKS_LOCK = threading.Lock()
+WALKS_KEPT = 64
+"""How many matches' round walks a process keeps (least recently asked for out first)."""
+
+_RESTARTS = frozenset({RETRACTED, REDONE})
+"""Entry kinds after which a walk starts over: they change which steps the head lists as taken back."""
+
+
 def round_starts(head: MatchFold, record: Sequence[Entry]) -> list[int]:
     """The sequence numbers where a new round begins, as the game counts its rounds
     (`Ruleset.round_of`): each step whose state is in a later round than every step before it.
@@ -82,29 +130,28 @@ def round_starts(head: MatchFold, record: Sequence[Entry]) -> list[int]:
     no round, as it starts no turn, and neither do the entries after it that leave its state as it
     is (an undo request) until something else changes the state (the retraction): a round begun by
     a move later retracted begins again with the move that stands. A game without rounds (the
-    default hook) costs no fold at all. Nothing of the states leaves here but the step numbers."""
+    default hook) costs no fold at all. Nothing of the states leaves here but the step numbers.
+    The walk is kept per match (`RoundWalk`): a later call folds only the entries since."""
     ruleset = head.ruleset
     if type(ruleset).round_of is Ruleset.round_of or not record:
         return []
-    starts: list[int] = []
-    latest: tuple[int, ...] | None = None
-    walk = MatchFold(record[0])
-    taken_back = False  # whether the state is that of a step taken back since
-    for entry in record:
-        before = walk.state
-        if entry.seq > 1:
-            walk.consume(entry)
-        if walk.state is not before:
-            taken_back = entry.seq in head.retracted
-        if taken_back:
-            continue
-        now = ruleset.round_of(walk.state)
-        if now is None:
-            continue
-        order = now if isinstance(now, tuple) else (now,)
-        if latest is None or order > latest:
-            starts.append(entry.seq)
-            latest = order
+    key = f"{head.match_id}:{record[0].hash}"  # an imported copy of a match under the same ID is another walk
+    with _WALKS_LOCK:
+        walk = _WALKS.get(key)
+        if walk is not None:
+            _WALKS.move_to_end(key)
+    with walk.lock if walk is not None else contextlib.nullcontext():
+        seen = walk.fold.seq if walk is not None else 0
+        later = [entry for entry in record if entry.seq > seen]
+        if walk is None or seen > len(record) or any(entry.kind in _RESTARTS for entry in later):
+            walk, later = RoundWalk(record[0]), list(record)
+        walk.extend(head, later)
+        starts = list(walk.starts)
+    with _WALKS_LOCK:
+        _WALKS[key] = walk
+        _WALKS.move_to_end(key)
+        while len(_WALKS) > WALKS_KEPT:
+            _WALKS.popitem(last=False)
     return starts
 
 
