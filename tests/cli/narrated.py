@@ -4,6 +4,7 @@ the checks every game's words go through."""
 
 from __future__ import annotations
 
+import re
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from domain.kernel.viewers import Viewer
-from replay_cli.render.narrate import Narrator, narrate_log
+from replay_cli.render.common import move_text
+from replay_cli.render.narrate import Narrator, narrate_log, words
 from replay_cli.source import LocalSource
 
 from .conftest import Run
@@ -77,3 +79,24 @@ def check_examples(game: str, move_union: Any, examples: dict[str, tuple[dict[st
         entry = {"seq": seq, "kind": "move", "payload": {"seat": 1, "move": {"type": kind, **fields}}}
         assert narrator.sentence(entry) == f"seat 1 (bob) {words_}"
     return narrator
+
+
+def told_in_words(played: Played) -> set[str]:
+    """Checks that every move and chance draw of the match, for every viewer, is told in the game's
+    words: never the kernel's `plays type key=value`, nor its generic sentence, nor a draw's bare
+    kind, nor any raw `key=value`. Returns the move types told openly (a hidden move names none)."""
+    told: set[str] = set()
+    for viewer in VIEWERS:
+        for entry in played.logs[viewer]:
+            sentence = played.said[viewer][entry["seq"]]
+            payload = entry.get("payload") or {}
+            if entry["kind"] == "move":
+                if not payload.get("hidden"):
+                    told.add(move_of(entry)["type"])
+                    assert f"plays {move_text(move_of(entry))}" not in sentence, sentence
+                assert sentence != generic_sentence(played.summary, entry), (viewer, entry, sentence)
+            elif entry["kind"] == "chance":
+                assert not sentence.startswith(words(payload.get("kind"))), (viewer, entry, sentence)
+            if entry["kind"] in ("move", "chance"):
+                assert not re.search(r"\b\w+=", sentence), sentence  # no raw key=value wording
+    return told
