@@ -5,7 +5,9 @@ The stream polls the store (so it sees writes from every worker on every host), 
 secret moves are judged by a fold that already knows about them. Entries first sent redacted are
 re-sent as `revealed` once the viewer may see them (a secret vote after the whole group voted).
 
-Events: `entry` (id = seq, data = the redacted entry), `revealed` (same shape), `annotations`
+Events: `entry` (id = seq, data = the redacted entry), `revealed` (the same data, no id: the
+resume point stays the last entry sent) for any entry the client holds redacted, those it read
+before the stream opened (before `after`) included, `annotations`
 (no id; data = `{"match_id", "annotations"}`, the whole list the caller may see, as `GET
 /annotations` gives it, sent when it changes: a commentator's note reaches the viewers who may read
 it as it is made, and a note they may not read sends nothing), `end` (the match is over and
@@ -46,6 +48,8 @@ class MatchStream:
         self.principal = principal
         self.sent = after
         self.redacted: set[int] = set()
+        """The entries the client holds redacted: sent so, or (`_seeded`) read before `after`."""
+        self._seeded = after == 0
         self.notes_version = 0
         """The annotation stream's length when the annotations were last read (0: none yet)."""
         self.notes: list[dict[str, Any]] = []
@@ -58,13 +62,18 @@ class MatchStream:
         fold = ringside.fold(self.match_id)
         viewer: Viewer = self.principal.viewer(fold)
         frames: list[str] = []
+        if not self._seeded:  # a client resuming at `after` holds those entries as they were then
+            self._seeded = True
+            for entry in ringside.entries(self.match_id, 1, min(self.sent, fold.seq)):
+                if redact(entry, fold, viewer).get("redacted"):
+                    self.redacted.add(entry.seq)
         if self.redacted and fold.seq > self.sent:  # visibility changes only with new entries
             for entry in ringside.entries(self.match_id, min(self.redacted), max(self.redacted)):
                 if entry.seq in self.redacted:
                     data = redact(entry, fold, viewer)
                     if not data.get("redacted"):
                         self.redacted.discard(entry.seq)
-                        frames.append(_frame("revealed", data, entry.seq))
+                        frames.append(_frame("revealed", data))
         if fold.seq > self.sent:
             for entry in ringside.entries(self.match_id, self.sent + 1, fold.seq):
                 data = redact(entry, fold, viewer)

@@ -108,9 +108,12 @@ def match_page(match_id: UUID, ctx: Ctx, at: At = None) -> HTMLResponse:
 @router.get("/view/{match_id}/log", responses=READ,
             summary="The viewer page's log: every entry narrated as the caller may see it, with turn and round "
                     "starts")
-def page_log(match_id: UUID, ctx: Ctx, principal: Caller) -> dict[str, Any]:
+def page_log(match_id: UUID, ctx: Ctx, principal: Caller,
+             after: Annotated[int | None, Query(ge=0, le=MAX_INT, description="only the entries after this "
+                                                "sequence number (the turn and round starts stay whole)")] = None,
+             ) -> dict[str, Any]:
     viewer = principal.viewer(ctx.ringside.fold(match_id))
-    return steps.log(ctx.ringside, match_id, viewer)
+    return steps.log(ctx.ringside, match_id, viewer, after=after)
 
 
 @router.get("/view/{match_id}/step", responses=READ,

@@ -38,10 +38,13 @@ MAX_CHANGES = 200
 """At most this many JSON paths in a step's change list: a setup step can change thousands."""
 
 
-def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
+def log(ringside: Ringside, match_id: UUID, viewer: Viewer, after: int | None = None) -> dict[str, Any]:
     """Every entry of the log as `viewer` may see it, with its sentence, actor, time and mark, the
     sequence numbers where a turn starts (a move by another seat than the move before) and those
-    where a round starts (`round_starts`)."""
+    where a round starts (`round_starts`). With `after`, only the entries after that sequence
+    number are told, the turn and round starts staying whole: a live page adds the new entries,
+    since one it holds changes only with a retraction, a redo or a reveal, which its stream tells
+    it of (it then asks for the whole log again)."""
     from replay_cli.render.common import actor_text
     from replay_cli.render.narrate import Narrator
 
@@ -61,6 +64,8 @@ def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
                 turns.append(int(data["seq"]))
             if data.get("retracted_by") is None:
                 mover = payload["seat"]
+        if after is not None and entry.seq <= after:
+            continue
         try:
             sentence = narrator.sentence(data)
         except Exception:  # an entry the narrator cannot read is still listed, by its kind
@@ -72,7 +77,7 @@ def log(ringside: Ringside, match_id: UUID, viewer: Viewer) -> dict[str, Any]:
             "mark": MARKS.get(str(data.get("kind"))),
         })
     return {"match_id": str(match_id), "version": fold.seq, "status": fold.status, "viewer": str(viewer),
-            "entries": entries, "turns": sorted(set(turns)), "rounds": round_starts(fold, record)}
+            "after": after, "entries": entries, "turns": sorted(set(turns)), "rounds": round_starts(fold, record)}
 
 
 class RoundWalk:

@@ -271,3 +271,41 @@ def test_the_stream_carries_the_annotations_each_viewer_may_read(client: httpx.C
     assert texts["spectator"] == {"a sharp start", "gg"}
     assert texts["seat:0"] == {"a sharp start", "keep the high card", "gg"}
     assert texts["arbiter"] == {"a sharp start", "keep the high card", "watch seat 1's timing", "gg"}
+
+
+def test_a_stream_resumed_after_a_hidden_entry_sends_its_reveal(client: httpx.Client, server: Server) -> None:
+    """A client that read the log up to N, with an entry hidden from it (a secret vote), and opens
+    the stream after N gets that entry as `revealed` once the group's votes are in; a `revealed`
+    frame carries no id, so the resume point stays the last entry sent."""
+    match = create(client, "test-dicevote", ["p0", "p1"], options={"rounds": 2, "hand_size": 2})
+    rng = random.Random(4)
+    hidden = None
+    while hidden is None:
+        assert play_one(client, match, rng) is not None
+        hidden = next((e["seq"] for e in full_log(client, match, None) if e.get("redacted") and e["kind"] == "move"),
+                      None)
+    after = client.get(match.path()).json()["version"]
+    lines: list[str] = []
+
+    def read() -> None:
+        with httpx.Client(timeout=60) as http, \
+                http.stream("GET", server.url + match.path("/stream"), params={"after": after}) as response:
+            ready.set()
+            for line in response.iter_lines():
+                lines.append(line)
+                if line == "event: end":
+                    return
+
+    ready = threading.Event()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    assert ready.wait(10)
+    play_to_end(client, match, seed=1)
+    reader.join(30)
+    assert not reader.is_alive()
+    frames = "\n".join(lines).split("\n\n")
+    revealed = [frame for frame in frames if frame.startswith("event: revealed")]
+    assert any(f'"seq":{hidden},' in frame for frame in revealed), (hidden, revealed)
+    assert all("\nid: " not in frame for frame in revealed)
+    ids = [int(line[4:]) for line in lines if line.startswith("id: ")]
+    assert ids == list(range(after + 1, client.get(match.path()).json()["version"] + 1))

@@ -346,6 +346,7 @@ def test_a_live_match_carries_the_page_along(browser: Browser, server: Server, c
             head = client.get(match.path()).json()["version"]
             shown(page, head)
             expect(page.locator(f"#log li[data-seq='{head}']")).to_be_visible()
+            expect(page.locator("#log > li")).to_have_count(head)  # the new entries added, none twice
         assert page.evaluate("window.__still") is True
         check_step(page, client, match, head, match.seat(1))
         press(page, "Home")  # a viewer looking back is not carried along, but the slider grows

@@ -204,6 +204,19 @@ def test_the_log_is_narrated_for_the_viewer(client: httpx.Client, match: Match) 
     assert starts <= set(spectator["turns"])
 
 
+def test_the_log_after_a_step_is_the_tail_of_the_whole_log(client: httpx.Client, match: Match) -> None:
+    """What a live page adds: `?after=N` tells the entries after N exactly as the whole log does,
+    with the whole turn and round starts, for each viewer."""
+    for token in (None, match.seat(0), match.arbiter):
+        whole = client.get(f"/view/{match.id}/log", headers=bearer(token)).json()
+        for after in (0, 1, 7, whole["version"] - 1, whole["version"], whole["version"] + 5):
+            tail = client.get(f"/view/{match.id}/log", params={"after": after}, headers=bearer(token)).json()
+            assert tail["entries"] == [entry for entry in whole["entries"] if entry["seq"] > after], after
+            assert (tail["turns"], tail["rounds"], tail["version"], tail["after"]) == \
+                (whole["turns"], whole["rounds"], whole["version"], after)
+    assert client.get(f"/view/{match.id}/log", params={"after": -1}).status_code == 422
+
+
 def test_the_step_matches_the_state(client: httpx.Client, match: Match) -> None:
     for token, viewer in ((None, "spectator"), (match.seat(1), "seat:1"), (match.arbiter, "arbiter")):
         for at in (1, 9, 20):

@@ -31,6 +31,7 @@
   let seq = Number(body.dataset.at);
   let following = seq === version; // at the head: a live match carries the page along
   let entries = new Map(); // seq -> narrated log entry
+  let wholeLogNeeded = true; // an entry the page holds may have changed: taken back, redone, revealed
   let turns = [1]; // the steps where a turn starts
   let rounds = []; // the steps where a round starts, as the game counts rounds (none: no round jumps)
   let notes = []; // annotations the viewer may see
@@ -261,14 +262,19 @@
   }
 
   // ---- the log: narrated, the current step marked, retracted moves struck through
+  // the whole log, or, when nothing the page holds can have changed, the entries after the last
   async function loadLog() {
-    const log = await json(`${matchId}/log`);
-    entries = new Map(log.entries.map((entry) => [entry.seq, entry]));
+    const known = entries.size ? Math.max(...entries.keys()) : 0;
+    const partial = !wholeLogNeeded && known > 0;
+    wholeLogNeeded = false;
+    const log = await json(partial ? `${matchId}/log?after=${known}` : `${matchId}/log`);
+    if (!partial) entries = new Map();
+    for (const entry of log.entries) entries.set(entry.seq, entry);
     turns = log.turns;
     rounds = log.rounds || [];
     $("prev-round").hidden = $("next-round").hidden = rounds.length === 0; // a game without rounds (or none yet)
     setVersion(log.version, log.status);
-    const items = log.entries.map((entry) => {
+    const items = [...entries.values()].map((entry) => {
       const classes = [`kind-${entry.kind}`];
       if (entry.mark) classes.push(`mark-${entry.mark}`);
       if (entry.retracted_by !== null && entry.retracted_by !== undefined) classes.push("retracted");
@@ -388,11 +394,13 @@
     if (!data.length) return;
     const payload = JSON.parse(data.join("\n"));
     if (event === "entry") {
+      if (payload.kind === "retracted" || payload.kind === "redone") wholeLogNeeded = true;
       const wasFollowing = following;
       setVersion(payload.seq);
       following = wasFollowing;
       refreshSoon();
     } else if (event === "revealed") {
+      wholeLogNeeded = true;
       refreshSoon();
     } else if (event === "annotations") { // a note added or edited: inline in the log, and at its step
       notes = payload.annotations;
@@ -413,6 +421,7 @@
         const response = await request(api(`/stream?after=${version}`),
           { signal: controller.signal, headers: { Accept: "text/event-stream" } });
         $("live").hidden = false;
+        wholeLogNeeded = true; // anything revealed before this connection opened: the next read is whole
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
         let buffer = "";
@@ -520,6 +529,7 @@
 
   async function loadAll() {
     body.dataset.shown = "";
+    wholeLogNeeded = true; // another viewer (a token given or cleared) reads another log
     try {
       await loadNotes();
       await loadLog();
