@@ -339,7 +339,7 @@ class LocalSource(Source):
             if fold.seq != at:
                 fold = None
         if fold is None:
-            fold = self.app.fold_at(self._id(match_id), at)  # a fold of its own: not the cache's
+            fold = self.app.fold(self._id(match_id), at)  # the position alone: no fold of the head
         self._recent[match_id] = fold
         return fold
 

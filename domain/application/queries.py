@@ -15,7 +15,7 @@ from uuid import UUID
 from ..kernel.annotations import hidden_entries, visible_to
 from ..kernel.diff import diff
 from ..kernel.errors import MatchNotFoundError, RingsideError
-from ..kernel.fold import MatchFold, prelude_visibility
+from ..kernel.fold import prelude_visibility
 from ..kernel.positions import position_hides
 from ..kernel.redaction import redact
 from ..kernel.trust import Trust
@@ -80,12 +80,6 @@ class Queries(RingsideCore):
             raise MatchNotFoundError(f"no match {match_id}")
         version: int = events[0].originator_version
         return version
-
-    def fold_at(self, match_id: UUID, at: int) -> MatchFold:
-        """The fold after event `at`: `fold(match_id, at)`, which reads the position without a
-        fold of the head (for a process that reads one position and nothing else, `ringside show
-        --at N`, the head's fold would be as much work again as the position's)."""
-        return self.fold(match_id, at)
 
     def legal_moves(self, match_id: UUID, seat: int) -> list[dict[str, Any]]:
         fold = self.fold(match_id)

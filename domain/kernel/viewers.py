@@ -86,3 +86,11 @@ class Actor:
     @classmethod
     def arbiter(cls, name: str | None = None) -> Actor:
         return cls("arbiter", None, name)
+
+
+def count_of(value: Any) -> int:
+    """How many items a pile in a view holds: a pile hidden from the viewer is `{"count": n}`
+    (as redaction and position views make it), an open one a list; anything else holds none."""
+    if isinstance(value, dict):
+        return int(value.get("count") or 0)
+    return len(value) if isinstance(value, list) else 0

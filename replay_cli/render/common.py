@@ -242,10 +242,3 @@ def seat_changes(summary: dict[str, Any], before: dict[str, Any], after: dict[st
     if before.get("decision") != after.get("decision"):
         add(decision_text(summary, after).plain, "dim")
     return out or [Text("  (no visible change)", style="dim")]
-
-
-def count_of(value: Any) -> int:
-    """How many a view shows: a hidden pile's `count`, or a list's length."""
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0

@@ -34,6 +34,7 @@ from rich.table import Table
 from rich.text import Text
 
 from domain.games.drum_roll.components import ANY, DrumRollComponents, Performer, default_components
+from domain.kernel.viewers import count_of
 
 from .common import decision_text, header, known_components, seat_label, seat_style
 from .drum_roll_words import describe_changes as describe_changes  # the log's words live beside the panel
@@ -68,13 +69,6 @@ def _components(summary: dict[str, Any], state: dict[str, Any]) -> DrumRollCompo
     """The match's component set, or the shipped one (common.known_components)."""
     found: DrumRollComponents = known_components(summary, state, DrumRollComponents, default_components())
     return found
-
-
-def _count(value: Any) -> int:
-    """How many items a pile holds: hidden piles are {"count": n} in a view, open ones lists."""
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0
 
 
 def _plural(count: int, word: str) -> str:
@@ -272,13 +266,14 @@ class Board:
             text.append(f"{resource.id}", style=colour_style(resource.id))
             text.append(f" {cubes.get(resource.id, 0)}")
         text.append(f" · discount tokens {state.get('discounts')} · trailers {state.get('trailers')}")
-        under = _count(state.get("investment_bottom"))
-        text.append(f"\ndecks: performers {_count(state.get('performer_deck'))}, "
-                    f"helpers {_count(state.get('helper_deck'))}, investments {_count(state.get('investment_deck'))}"
+        under = count_of(state.get("investment_bottom"))
+        text.append(f"\ndecks: performers {count_of(state.get('performer_deck'))}, "
+                    f"helpers {count_of(state.get('helper_deck'))}, "
+                    f"investments {count_of(state.get('investment_deck'))}"
                     + (f" (+{under} under it)" if under else ""))
-        text.append(f" · discards: performers {_count(state.get('performer_discard'))}, "
-                    f"helpers {_count(state.get('helper_discard'))}, "
-                    f"investments {_count(state.get('investment_discard'))}")
+        text.append(f" · discards: performers {count_of(state.get('performer_discard'))}, "
+                    f"helpers {count_of(state.get('helper_discard'))}, "
+                    f"investments {count_of(state.get('investment_discard'))}")
         open_decks = [(deck, state[deck]) for deck in ("performer_deck", "helper_deck", "investment_deck",
                                                        "investment_bottom") if isinstance(state.get(deck), list)]
         for deck, cards in open_decks:
@@ -383,14 +378,14 @@ class Board:
                 shown.append(f"{card} {self.card_name(str(card))}{spent}")
             text.append("; ".join(shown) if shown else "none")
         else:
-            text.append(_plural(_count(hand), "card") + " face down" if _count(hand) else "none")
+            text.append(_plural(count_of(hand), "card") + " face down" if count_of(hand) else "none")
         drawn, kept = player.get("drawn"), player.get("kept")
         if isinstance(drawn, list) and drawn:
             text.append("\nopening draft, drawn: " + "; ".join(f"{c} {self.card_name(str(c))}" for c in drawn))
             if kept:
                 text.append(f" · keeps {kept}")
-        elif isinstance(drawn, dict) and _count(drawn):
-            text.append(f"\nopening draft: {_plural(_count(drawn), 'performer')} drawn face down"
+        elif isinstance(drawn, dict) and count_of(drawn):
+            text.append(f"\nopening draft: {_plural(count_of(drawn), 'performer')} drawn face down"
                         + (", one kept" if kept else ""))
         skipped = [str(c) for c in player.get("skipped") or []]
         if skipped:

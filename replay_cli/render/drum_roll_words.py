@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from domain.games.drum_roll.components import DrumRollComponents, default_components
+from domain.kernel.viewers import count_of
 
-from .common import count_of, known_components, seat_changes, seat_label
+from .common import known_components, seat_changes, seat_label
 
 if TYPE_CHECKING:
     from .narrate import Narrator

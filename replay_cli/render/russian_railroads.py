@@ -38,6 +38,7 @@ from domain.games.russian_railroads.components import (
     RussianRailroadsComponents,
     default_components,
 )
+from domain.kernel.viewers import count_of
 
 from .common import decision_text, header, known_components, seat_label, seat_style
 from .russian_railroads_words import describe_changes as describe_changes  # the log's words, beside the boards
@@ -99,13 +100,6 @@ def industry_lane(components: RussianRailroadsComponents, first_gap: str) -> tup
         if gap >= 2:
             lane[gap - 1], lane[gap] = lane[gap], lane[gap - 1]
     return tuple(lane)
-
-
-def _count(value: Any) -> int:
-    """How many items a pile holds: hidden piles are {"count": n} in a view, open ones lists."""
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0
 
 
 def _plural(count: int, word: str) -> str:
@@ -265,7 +259,7 @@ class Board:
         text.append(" · factory pool " + (", ".join(map(str, pool)) if pool else "empty"))
         text.append(f"\nmultipliers left {state.get('multipliers_left')}")
         deck = state.get("bonus_deck")
-        text.append(f" · final bonus deck {_plural(_count(deck), 'card')}")
+        text.append(f" · final bonus deck {_plural(count_of(deck), 'card')}")
         for card_id in state.get("face_up") or []:
             text.append(f"\nface-up card {card_id}: {self._label(self.c.card, card_id)}")
         if isinstance(deck, list) and deck:
@@ -456,7 +450,7 @@ class Board:
         if isinstance(cards, list):
             text.append("; ".join(f"{card} {self._label(self.c.bonus_card, card)}" for card in cards) or "none")
         else:
-            count = _count(cards)
+            count = count_of(cards)
             text.append(f"{_plural(count, 'card')} face down" if count else "none")
         return text
 

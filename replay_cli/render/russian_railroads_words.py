@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from domain.games.russian_railroads.components import RussianRailroadsComponents, default_components
+from domain.kernel.viewers import count_of
 
-from .common import count_of, known_components, seat_changes, seat_label
+from .common import known_components, seat_changes, seat_label
 
 if TYPE_CHECKING:
     from .narrate import Narrator

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .drum_roll_parts import LEVEL_LETTERS, PAPER, Table, coin, count_of, cube, fit, matched, plural, tip, wrap
+from domain.kernel.viewers import count_of
+
+from .drum_roll_parts import LEVEL_LETTERS, PAPER, Table, coin, cube, fit, matched, plural, tip, wrap
 from .svg import Element, el, group, seat_colour, text
 
 MINI_W = 112

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.kernel.viewers import count_of
+
 from .drum_roll_parts import (
     FELT,
     INK,
@@ -17,7 +19,6 @@ from .drum_roll_parts import (
     PAPER,
     Table,
     coin,
-    count_of,
     cube,
     fit,
     panel,

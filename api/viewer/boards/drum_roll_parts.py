@@ -124,13 +124,6 @@ def reward_text(effects: Iterable[Effect]) -> str:
     return ", ".join(effect_text(effect) for effect in effects) or "—"
 
 
-def count_of(value: Any) -> int:
-    """How many items a pile holds: hidden piles are {"count": n} in a view, open ones lists."""
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0
-
-
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 

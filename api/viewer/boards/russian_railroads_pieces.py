@@ -85,13 +85,6 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def count_of(value: Any) -> int:
-    """How many items a pile holds: a hidden pile is {"count": n} in a view, an open one a list."""
-    if isinstance(value, dict):
-        return int(value.get("count") or 0)
-    return len(value) if isinstance(value, list) else 0
-
-
 def ordinal(place: int) -> str:
     return f"{place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place if place < 20 else place % 10, 'th')}"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.russian_railroads.components import Railway, SpecialSpace
+from domain.kernel.viewers import count_of
 
 from .russian_railroads_pieces import (
     EDGE,
@@ -24,7 +25,6 @@ from .russian_railroads_pieces import (
     card,
     card_back,
     coin,
-    count_of,
     factory_tile,
     locomotive,
     ordinal,

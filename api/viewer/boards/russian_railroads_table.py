@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.games.russian_railroads.components import ActionSpace, Effect
+from domain.kernel.viewers import count_of
 
 from .russian_railroads_pieces import (
     BOARD,
@@ -19,7 +20,6 @@ from .russian_railroads_pieces import (
     PAPER,
     card,
     card_back,
-    count_of,
     empty_pip,
     factory_tile,
     joined,
