@@ -10,6 +10,7 @@ created event's header in `header.py`, every payload's type in `payloads.py`.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Any
 
 from .canonical import JSON, NotCanonicalError, digest
@@ -24,6 +25,7 @@ from .errors import (
     MatchOverError,
     NotYourTurnError,
 )
+from .packed_map import PackedEntries, PackedMap, by_key, copy_map
 from .positions import start_state
 from .record import (
     CHANCE,
@@ -76,24 +78,25 @@ class MatchFold:
         self.signing_keys: set[str] = {created.key}
         self.record_keys: list[str] = [created.key]
         """The keys the record authorised in turn: the created event's, then each key-rotated one."""
-        self.retracted: dict[int, int] = {}
+        self.retracted: MutableMapping[int, int] = {}
         self.retractions: dict[int, dict[str, Any]] = {}
         """The last retraction, with the steps it took back: a redo puts back only the last change
         (the redo candidate, while nothing else happened since), so no earlier one is read again."""
         self.redo_candidate: int | None = None
         self.last_ruling_seq = 0
         self.last_ruling: dict[str, Any] = {}
-        self.secret_reveal: dict[int, int | None] = {}
+        self.secret_reveal: MutableMapping[int, int | None] = {}
         self.secret_pending: dict[int, int] = {}
-        self.hidden_chance: dict[int, JSON] = {}
+        self.hidden_chance: MutableMapping[int, JSON] = {}
         self.private: dict[int, dict[str, Any]] = {}
         """Private choices by seq (`Ruleset.private_choice`): the seat, the reveal point it waits
         for (`until`), its private `fields` (None: the whole move) and the seq that `revealed` it."""
-        self.undo: dict[str, UndoRequest] = {}
+        self.undo: MutableMapping[str, UndoRequest] = {}
         self._open_undo: set[str] = set()
         """The requests still pending, which the next change of the game makes stale."""
         self._unrevealed: set[int] = set()
-        """The private choices not revealed yet (of `private`)."""
+        """The effective private choices not revealed yet (of `private`): a retracted one leaves it
+        (it stays hidden for good, as a retracted secret vote does) and a redone one comes back."""
         self.seed: str | None = None
         self.seat_entropy: dict[int, str] = {}
         """Entropy each seat added after creation (policy entropy_from "seats"), by seat."""
@@ -352,12 +355,14 @@ class MatchFold:
         for step in removed:
             self.retracted[step.seq] = entry.seq
             self.secret_pending.pop(step.seq, None)
+            self._unrevealed.discard(step.seq)
         self.retractions = {entry.seq: {
             "from_seq": from_seq, "to_seq": removed[-1].seq if removed else from_seq,
             "request": payload.get("request"), "steps": [step.to_json() for step in removed],
             "authority": payload["authority"], "seat": payload.get("seat"),
         }}
-        request = self.undo.get(payload.get("request") or "")
+        asked = payload.get("request")  # none: taken back without asking (own, or an arbiter's)
+        request = self.undo.get(asked) if asked else None
         if request is not None:
             self.undo[request.id] = evolve(request, status="done")
             self._open_undo.discard(request.id)
@@ -390,6 +395,9 @@ class MatchFold:
         for data in retraction["steps"]:
             step = GameStep.from_json(data)
             self.retracted.pop(step.seq, None)
+            private = self.private.get(step.seq)
+            if private is not None and private["revealed"] is None:
+                self._unrevealed.add(step.seq)
             if step.secret and self.secret_reveal.get(step.seq) is None:
                 self.secret_pending[step.seq] = step.seat if step.seat is not None else -1
             self.steps.append(step)
@@ -484,7 +492,7 @@ class MatchFold:
     def _private_pending(self) -> list[int]:
         """The effective private choices not revealed yet (a retracted one stays hidden for good,
         as a retracted secret vote does, unless it is redone)."""
-        return sorted(seq for seq in self._unrevealed if seq not in self.retracted)
+        return sorted(self._unrevealed)
 
     def _reveal_private(self, step: GameStep) -> None:
         """Reveal the private choices whose reveal point the game reached with `step`; revealing
@@ -547,35 +555,48 @@ class MatchFold:
         return pack(self.ruleset.encode_state(self._state_at(count, keep=False)))
 
     # ---- snapshots -------------------------------------------------------------------
-    SNAPSHOT_FORMAT = 2
+    SNAPSHOT_FORMAT = 3
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The fold as JSON for a sealed snapshot (format 2). What grows with the match is packed
-        as JSON text: the fold's own record (`fold`), the steps in chunks of `steps.CHUNK`, and
-        the game states at the two checkpoints before the last step (so a retraction after a
-        restore rebuilds from one of them, not from setup). Storing, sealing and loading text costs
-        a scan of it, and the steps are decoded only when a retraction or an undo check reads them."""
+        """The fold as JSON for a sealed snapshot (format 3). What grows with the match is packed
+        as JSON text: the fold's own record (`fold`), the steps in chunks of `steps.CHUNK`, the
+        game states at the checkpoints before the last step (`steps.snapshot_checkpoints`: a
+        retraction after a restore rebuilds from one of them, not from setup), and the maps that
+        grow with take-backs and hidden draws (`packed`: the settled undo requests, the retracted
+        steps, the secret moves' reveals, the hidden draws), which a restored fold decodes only
+        when it reads them (`PackedMap`). Storing, sealing and loading text costs a scan of it.
+        Format 2 (all maps in `fold`) and format 1 (plain JSON) are still read."""
         count = len(self.steps)
+        settled = sorted((r for r in self.undo.values() if r.status not in _OPEN_REQUEST),
+                         key=lambda r: r.requested_seq)
         return {
-            "format": self.SNAPSHOT_FORMAT, "seq": self.seq, "fold": pack(self._record_json()),
+            "format": self.SNAPSHOT_FORMAT, "seq": self.seq, "fold": pack(self._record_json(maps=False)),
+            "packed": {
+                "undo": pack([request.to_json() for request in settled]),
+                "retracted": _pack_pairs(self.retracted), "secret_reveal": _pack_pairs(self.secret_reveal),
+                "hidden_chance": _pack_pairs(self.hidden_chance),
+            },
             "steps": self.steps.packed(), "step_seqs": self.steps.firsts(), "step_count": count,
             "checkpoints": {str(at): self._packed_checkpoint(at) for at in snapshot_checkpoints(count)},
         }
 
-    def _record_json(self) -> dict[str, Any]:
-        """Everything of the fold but its steps and checkpoints (format 1's fields)."""
+    def _record_json(self, maps: bool = True) -> dict[str, Any]:
+        """Everything of the fold but its steps and checkpoints (format 1's fields); without
+        `maps` (format 3), the undo requests still open are its only ones, and the maps a
+        snapshot packs apart are left out."""
         return {
             "match_id": self.match_id, "header": self.header, "seq": self.seq, "head": self.head,
             "state": self.ruleset.encode_state(self.state),
-            "retracted": {str(k): v for k, v in self.retracted.items()},
+            **({"retracted": {str(k): v for k, v in self.retracted.items()},
+                "secret_reveal": {str(k): v for k, v in self.secret_reveal.items()},
+                "hidden_chance": {str(k): v for k, v in self.hidden_chance.items()}} if maps else {}),
             "retractions": {str(k): v for k, v in self.retractions.items()},
             "redo_candidate": self.redo_candidate, "last_ruling_seq": self.last_ruling_seq,
             "last_ruling": self.last_ruling,
-            "secret_reveal": {str(k): v for k, v in self.secret_reveal.items()},
             "secret_pending": {str(k): v for k, v in self.secret_pending.items()},
-            "hidden_chance": {str(k): v for k, v in self.hidden_chance.items()},
             **({"private": {str(k): v for k, v in self.private.items()}} if self.private else {}),
-            "undo": {k: v.to_json() for k, v in self.undo.items()},
+            "undo": {k: v.to_json() for k, v in self.undo.items() if maps or v.status in _OPEN_REQUEST},
+            **({} if maps else {"unrevealed": sorted(self._unrevealed)}),
             "seed": self.seed, "penalties": self.penalties, "status": self.status, "end": self.end,
             "last_at": self.last_at, "created_at": self.created_at,
             "created_key": self.created_key, "signing_keys": sorted(self.signing_keys),
@@ -586,10 +607,11 @@ class MatchFold:
 
     @classmethod
     def from_snapshot(cls, data: dict[str, Any]) -> MatchFold:
-        """The fold a snapshot holds: format 2 (`to_snapshot`), or format 1 as stores written
-        before it hold (every field in plain JSON, the steps a list), read as it always was."""
-        if data.get("format") == cls.SNAPSHOT_FORMAT:
-            fold = cls._restore(unpack(data["fold"]))
+        """The fold a snapshot holds: format 3 (`to_snapshot`), or formats 2 and 1 as stores
+        written before it hold (2: every map in `fold`; 1: every field in plain JSON, the steps a
+        list), read as they always were."""
+        if data.get("format") in (cls.SNAPSHOT_FORMAT, 2):
+            fold = cls._restore(unpack(data["fold"]), data.get("packed"))
             fold.steps = StepLog.from_packed(data["steps"], data["step_seqs"], data["step_count"])
             fold._states = {int(at): _PackedState(text) for at, text in data["checkpoints"].items()}
         else:
@@ -602,7 +624,7 @@ class MatchFold:
         return fold
 
     @classmethod
-    def _restore(cls, data: dict[str, Any]) -> MatchFold:
+    def _restore(cls, data: dict[str, Any], packed: dict[str, str] | None = None) -> MatchFold:
         fold = cls.__new__(cls)
         header = data["header"]
         fold.match_id = data["match_id"]
@@ -620,18 +642,29 @@ class MatchFold:
         fold.state = fold.ruleset.decode_state(data["state"], fold.config)
         fold.decision = fold.ruleset.decision(fold.state)
         # integer-keyed maps in seq order, the order a fold of the events inserts them in
-        fold.retracted = _by_seq(data["retracted"])
+        if packed is not None:  # format 3: the maps that grow are text until read
+            fold.retracted = _packed_pairs(packed["retracted"])
+            fold.secret_reveal = _packed_pairs(packed["secret_reveal"])
+            fold.hidden_chance = _packed_pairs(packed["hidden_chance"])
+        else:
+            fold.retracted = _by_seq(data["retracted"])
+            fold.secret_reveal = _by_seq(data["secret_reveal"])
+            fold.hidden_chance = _by_seq(data["hidden_chance"])
         fold.retractions = _by_seq(data["retractions"])
         fold.redo_candidate = data["redo_candidate"]
         fold.last_ruling_seq = data["last_ruling_seq"]
         fold.last_ruling = data["last_ruling"]
-        fold.secret_reveal = _by_seq(data["secret_reveal"])
         fold.secret_pending = _by_seq(data["secret_pending"])
-        fold.hidden_chance = _by_seq(data["hidden_chance"])
         fold.private = _by_seq(data.get("private", {}))
-        fold._unrevealed = {seq for seq, record in fold.private.items() if record["revealed"] is None}
+        if "unrevealed" in data:  # format 3 says which: the retracted steps stay packed
+            fold._unrevealed = set(data["unrevealed"])
+        else:
+            fold._unrevealed = {seq for seq, record in fold.private.items()
+                                if record["revealed"] is None and seq not in fold.retracted}
         requests = sorted((UndoRequest.from_json(v) for v in data["undo"].values()), key=lambda r: r.requested_seq)
         fold.undo = {request.id: request for request in requests}
+        if packed is not None and packed["undo"] != "[]":
+            fold.undo = PackedMap(fold.undo, PackedEntries(packed["undo"], _decode_requests), _by_request_seq)
         fold._open_undo = {request.id for request in requests if request.status == "pending"}
         fold.seed, fold.penalties = data["seed"], data["penalties"]
         fold.status, fold.end = data["status"], data["end"]
@@ -649,14 +682,14 @@ class MatchFold:
         clone.__dict__.update(self.__dict__)
         clone.steps = self.steps.copy()
         clone._states = dict(self._states)
-        clone.retracted = dict(self.retracted)
+        clone.retracted = copy_map(self.retracted)
         clone.retractions = dict(self.retractions)
-        clone.secret_reveal = dict(self.secret_reveal)
+        clone.secret_reveal = copy_map(self.secret_reveal)
         clone.secret_pending = dict(self.secret_pending)
-        clone.hidden_chance = dict(self.hidden_chance)
+        clone.hidden_chance = copy_map(self.hidden_chance)
         clone.private = dict(self.private)
         clone._unrevealed = set(self._unrevealed)
-        clone.undo = dict(self.undo)
+        clone.undo = copy_map(self.undo)
         clone._open_undo = set(self._open_undo)
         clone.penalties = list(self.penalties)
         clone.signing_keys = set(self.signing_keys)
@@ -675,6 +708,34 @@ class _PackedState:
 
 def _by_seq(data: dict[str, Any]) -> dict[int, Any]:
     return {int(k): data[k] for k in sorted(data, key=int)}
+
+
+_OPEN_REQUEST = ("pending", "granted")
+"""The undo requests a fold still changes (`_touch` makes a pending one stale, a retraction makes
+a granted one done): a format 3 snapshot keeps them in the fold's record, the settled ones packed."""
+
+
+def _pack_pairs(value: MutableMapping[int, Any]) -> str:
+    return pack(sorted(value.items()))
+
+
+def _packed_pairs(text: str) -> MutableMapping[int, Any]:
+    """An integer-keyed map from `_pack_pairs`: a plain dict when empty, else a `PackedMap`."""
+    if text == "[]":
+        return {}
+    return PackedMap({}, PackedEntries(text, _decode_pairs), by_key)
+
+
+def _decode_pairs(text: str) -> list[tuple[int, Any]]:
+    return [(key, value) for key, value in unpack(text)]
+
+
+def _decode_requests(text: str) -> list[tuple[str, UndoRequest]]:
+    return [(data["id"], UndoRequest.from_json(data)) for data in unpack(text)]
+
+
+def _by_request_seq(pair: tuple[str, UndoRequest]) -> int:
+    return pair[1].requested_seq
 
 
 def secret_group_complete(before: Decision, after: Decision, pending_seats: set[int]) -> bool:

@@ -80,13 +80,19 @@ def checkpoints_dropped(count: int) -> tuple[int, ...]:
 
 
 def snapshot_checkpoints(count: int) -> list[int]:
-    """The step counts whose states a snapshot at `count` steps carries: the two checkpoints before
-    its last step, so that a retraction of at least the last `CHUNK` steps after a restore
-    rebuilds from one of them (a deeper one, an arbiter's correction, rebuilds from setup)."""
+    """The step counts whose states a snapshot at `count` steps carries: the dense checkpoints
+    before its last step (one per chunk over the last `DENSE` chunks) and the sparse one below
+    them, as a live fold keeps them. Why: take-backs reach deep (a consented undo of a whole round,
+    several in a row), and a retraction after a restore replays from the nearest of these, so with
+    only the last two a retraction a few chunks back replayed the match from setup, the cost that
+    grew with the take-backs before the position. A deeper one (an arbiter's correction) replays
+    from the sparse checkpoint, or from setup. The states are packed text, decoded only if used."""
     if count <= 0:
         return []
     last = (count - 1) // CHUNK * CHUNK
-    return [c for c in (last - CHUNK, last) if c >= 0]
+    dense = [c for c in range(last - CHUNK * (DENSE - 1), last + 1, CHUNK) if c > 0]
+    sparse = (dense[0] - 1) // SPARSE * SPARSE if dense else 0
+    return [sparse, *dense] if sparse > 0 else dense
 
 
 class StepLog(Sequence[GameStep]):
