@@ -7,12 +7,13 @@ them. Both are about the same sequence, chunked in `CHUNK` steps:
 - `StepLog` holds the steps in chunks; a chunk restored from a snapshot stays the JSON text it was
   stored as until something reads it (a retraction reaches into it, an undo check scans it), so
   restoring a match costs the same at step 50 as at step 5,000.
-- `checkpoint_due` / `checkpoints_dropped` say which game states the fold keeps (states are
+- `checkpoints_dropped` says which game states the fold keeps (states are
   immutable values, so a checkpoint is a reference): the state after each of the last `RECENT`
   steps (a take-back of recent moves, the common one, then costs no replay at all), one every
-  `CHUNK` steps over the last `DENSE` chunks, and one every `SPARSE` steps further back. A
-  retraction rebuilds from the nearest kept state at or before its cut, never from setup; memory
-  stays a few dozen states plus one per `SPARSE` steps.
+  `FINE` steps over the last `FINE * FINES`, one every `CHUNK` steps over the last `DENSE` chunks,
+  and one every `SPARSE` steps further back. A retraction rebuilds from the nearest kept state at
+  or before its cut, never from setup; memory stays a few dozen states plus one per `SPARSE` steps.
+  A snapshot carries the same ones but the recent (`snapshot_checkpoints`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from .canonical import JSON
 
 RECENT = 24
 """How many steps back the fold keeps the state after every step."""
+FINE = 4
+"""The spacing of the checkpoints kept over the last `FINE * FINES` steps, past the recent ones."""
+FINES = 8
 CHUNK = 16
 """Steps per chunk of the log, and the spacing of the dense checkpoints."""
 DENSE = 8
@@ -66,33 +70,33 @@ def unpack(text: str) -> Any:
     return orjson.loads(text)
 
 
-def checkpoint_due(count: int) -> bool:
-    """Whether the state after `count` steps stays kept once it is out of the recent range."""
-    return count % CHUNK == 0
-
-
 def checkpoints_dropped(count: int) -> tuple[int, ...]:
     """The checkpoints that fall out of the recent and the dense ranges once the state after
     `count` steps is kept."""
-    recent, dense = count - RECENT, count - CHUNK * DENSE
-    return (*((recent,) if recent > 0 and recent % CHUNK else ()),
+    recent, fine, dense = count - RECENT, count - FINE * FINES, count - CHUNK * DENSE
+    return (*((recent,) if recent > 0 and recent % FINE else ()),
+            *((fine,) if fine > 0 and fine % CHUNK else ()),
             *((dense,) if dense > 0 and dense % SPARSE else ()))
 
 
 def snapshot_checkpoints(count: int) -> list[int]:
-    """The step counts whose states a snapshot at `count` steps carries: the dense checkpoints
-    before its last step (one per chunk over the last `DENSE` chunks) and the sparse one below
-    them, as a live fold keeps them. Why: take-backs reach deep (a consented undo of a whole round,
-    several in a row), and a retraction after a restore replays from the nearest of these, so with
-    only the last two a retraction a few chunks back replayed the match from setup, the cost that
-    grew with the take-backs before the position. A deeper one (an arbiter's correction) replays
-    from the sparse checkpoint, or from setup. The states are packed text, decoded only if used."""
+    """The step counts whose states a snapshot at `count` steps carries, before its last step: the
+    fine ones (one every `FINE` steps over the last `FINE * FINES`), the dense ones (one per chunk
+    over the last `DENSE` chunks) and the sparse one below them, as a live fold keeps them (not the
+    recent ones: each is a game state's text to store, seal and load). Why: take-backs reach deep
+    (a consented undo of a whole round, several in a row: in a Drum Roll match a hundred events
+    hold about ten steps), and a retraction after a restore replays from the nearest of these: with
+    only the last two chunks' a retraction a few chunks back replayed the match from setup, the cost
+    that grew with the take-backs before the position, and with chunks alone it replayed up to 15
+    steps. A deeper one (an arbiter's correction) replays from the sparse checkpoint, or from setup.
+    The states are packed text, decoded only if used."""
     if count <= 0:
         return []
     last = (count - 1) // CHUNK * CHUNK
     dense = [c for c in range(last - CHUNK * (DENSE - 1), last + 1, CHUNK) if c > 0]
-    sparse = (dense[0] - 1) // SPARSE * SPARSE if dense else 0
-    return [sparse, *dense] if sparse > 0 else dense
+    fine = [c for c in range((count - 1) // FINE * FINE, count - FINE * FINES - 1, -FINE) if c > 0]
+    sparse = (min(dense) - 1) // SPARSE * SPARSE if dense else 0
+    return sorted({*dense, *fine, *([sparse] if sparse > 0 else [])})
 
 
 class StepLog(Sequence[GameStep]):

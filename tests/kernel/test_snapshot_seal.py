@@ -99,3 +99,32 @@ def test_snapshots_sealed_by_a_retired_key_are_used_after_a_rotation(tmp_path: P
         assert app.snapshot_rejections == 0
     finally:
         app.close()
+
+
+def _with_fold(snapshot: MatchSnapshot, fold: dict[str, Any], sealed_over: dict[str, Any]) -> MatchSnapshot:
+    """The snapshot holding `fold`, with a tag over `sealed_over` (the fold as it was sealed)."""
+    other = copy.deepcopy(snapshot)
+    message = seal_message(snapshot.originator_id, snapshot.originator_version, sealed_over)
+    seal = {"key": KEY.key_id, "mac": KEY.seal(message)}
+    object.__setattr__(other, "state", {**other.state, "fold": fold, "seal": seal})
+    return other
+
+
+def test_a_fold_read_back_unnormalized_is_checked_canonically(sealed: tuple[Ringside, UUID, MatchSnapshot]) -> None:
+    """The quick check writes the fold as read (orjson alone); a fold whose text is not in NFC, as a
+    store keeps what it was given, gives other bytes there, and the canonical encoding decides."""
+    _, _, snapshot = sealed
+    decomposed = {**snapshot.state["fold"], "note": "Cafe\u0301"}  # "Café" with a combining accent
+    composed = {**snapshot.state["fold"], "note": "Caf\u00e9"}
+    assert _with_fold(snapshot, decomposed, decomposed).seal_problem({KEY.key_id: KEY}) is None
+    assert _with_fold(snapshot, composed, decomposed).seal_problem({KEY.key_id: KEY}) is None  # canonically equal
+    other = {**snapshot.state["fold"], "note": "Cafe"}
+    assert _with_fold(snapshot, other, decomposed).seal_problem({KEY.key_id: KEY}) \
+        == "its seal does not match its content"
+
+
+def test_a_fold_edited_to_hold_a_float_is_unreadable(sealed: tuple[Ringside, UUID, MatchSnapshot]) -> None:
+    _, _, snapshot = sealed
+    edited = {**snapshot.state["fold"], "seq": float(snapshot.state["fold"]["seq"])}
+    assert _with_fold(snapshot, edited, snapshot.state["fold"]).seal_problem({KEY.key_id: KEY}) \
+        == "unreadable (NotCanonicalError)"
