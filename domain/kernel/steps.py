@@ -71,8 +71,8 @@ def unpack(text: str) -> Any:
 
 
 def checkpoints_dropped(count: int) -> tuple[int, ...]:
-    """The checkpoints that fall out of the recent and the dense ranges once the state after
-    `count` steps is kept."""
+    """The checkpoints that fall out of the recent, the fine and the dense ranges once the state
+    after `count` steps is kept."""
     recent, fine, dense = count - RECENT, count - FINE * FINES, count - CHUNK * DENSE
     return (*((recent,) if recent > 0 and recent % FINE else ()),
             *((fine,) if fine > 0 and fine % CHUNK else ()),
@@ -93,9 +93,9 @@ def snapshot_checkpoints(count: int) -> list[int]:
     if count <= 0:
         return []
     last = (count - 1) // CHUNK * CHUNK
-    dense = [c for c in range(last - CHUNK * (DENSE - 1), last + 1, CHUNK) if c > 0]
-    fine = [c for c in range((count - 1) // FINE * FINE, count - FINE * FINES - 1, -FINE) if c > 0]
-    sparse = (min(dense) - 1) // SPARSE * SPARSE if dense else 0
+    dense = [c for c in range(last - CHUNK * (DENSE - 1), last + 1, CHUNK) if c > max(0, count - CHUNK * DENSE)]
+    fine = [c for c in range((count - 1) // FINE * FINE, count - FINE * FINES, -FINE) if c > 0]
+    sparse = (dense[0] - 1) // SPARSE * SPARSE if dense else 0
     return sorted({*dense, *fine, *([sparse] if sparse > 0 else [])})
 
 

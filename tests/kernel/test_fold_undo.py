@@ -23,7 +23,7 @@ from domain.kernel.fold import GameStep, MatchFold, _apply_step
 from domain.kernel.integrity import ServerKey
 from domain.kernel.packed_map import PackedMap
 from domain.kernel.record import Entry
-from domain.kernel.steps import CHUNK, StepLog
+from domain.kernel.steps import CHUNK, StepLog, checkpoints_dropped, snapshot_checkpoints
 from tests.kernel.snapshot_format1 import format1, format2
 from tests.kernel.undo_play import undo_heavy_match
 
@@ -197,3 +197,15 @@ def test_the_step_log_is_a_list(gaps: list[int], data: st.DataObject) -> None:
     assert [s.to_json() for s in log] == [s.to_json() for s in expected]
     assert len(copy) == len(steps) and [s.seq for s in copy] == seqs  # the copy did not change
     assert log.packed() == StepLog(expected).packed() and len(log.packed()) == -(-len(expected) // CHUNK)
+
+
+def test_a_snapshot_carries_only_checkpoints_the_live_fold_still_keeps() -> None:
+    """A checkpoint the snapshot asks for that the fold has dropped is rebuilt by replaying steps
+    on the write path: every one must be among those a live fold keeps, at every step count."""
+    kept: set[int] = {0}
+    for count in range(1, 3000):
+        kept.add(count)
+        kept.difference_update(checkpoints_dropped(count))
+        wanted = snapshot_checkpoints(count)
+        assert set(wanted) <= kept - {count}, (count, sorted(set(wanted) - kept))
+        assert any(count - at <= 4 for at in wanted) or count <= 4, count  # a fine one just behind the last step
